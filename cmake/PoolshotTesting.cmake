@@ -1,0 +1,27 @@
+include(GoogleTest)
+
+# poolshot_add_gtest(<name> SOURCES ... LIBS ... [LABELS ...])
+# One GoogleTest executable; each TEST() becomes its own ctest entry so the summary counts
+# real tests. Discovery runs at test time (PRE_TEST) so a sanitizer build does not pay for
+# it during the build.
+function(poolshot_add_gtest name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+  poolshot_warnings(${name})
+  gtest_discover_tests(${name}
+    DISCOVERY_MODE PRE_TEST
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    PROPERTIES LABELS "${ARG_LABELS}" ENVIRONMENT "POOLSHOT_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+endfunction()
+
+# poolshot_add_gtest_dir(<dir> LIBS ... LABELS ...): one executable per <dir>/*_test.cpp,
+# named after the file, so adding a test file needs no CMake edit.
+function(poolshot_add_gtest_dir dir)
+  cmake_parse_arguments(ARG "" "" "LIBS;LABELS" ${ARGN})
+  file(GLOB _tests CONFIGURE_DEPENDS "${dir}/*_test.cpp")
+  foreach(_src IN LISTS _tests)
+    get_filename_component(_name ${_src} NAME_WE)
+    poolshot_add_gtest(${_name} SOURCES ${_src} LIBS ${ARG_LIBS} LABELS ${ARG_LABELS})
+  endforeach()
+endfunction()
