@@ -1,0 +1,558 @@
+#pragma once
+// engine::ConcurrentPool<T>: an object pool that any number of threads use at once.
+// Part of the header-only pool library (CMake target engine::pool).
+//
+// - Storage is paged and never moves: other threads hold pointers from get().
+// - The shared free list is lock-free and ABA-safe (detail::ChainStack: tagged 64-bit head).
+// - Each thread keeps a magazine of up to 64 free slots per pool and trades them with the
+//   shared list 32 at a time, so the common emplace and release touch no shared cache line.
+//   A thread's magazine goes back to the pool when the thread exits; a pool destroyed first
+//   orphans the magazines instead (see detail/concurrent_thread_cache.hpp).
+// - Growth (rare) takes a mutex, then publishes the new page with release stores; readers
+//   never see half a page.
+// - Every slot's generation word is atomic, and release() is a compare-and-swap on it:
+//   of two threads releasing one handle, exactly one wins.
+//
+// Thread safety: emplace, release, try_release, get, contains, size, stats, reserve and
+// flush_thread_cache may run concurrently from any threads. for_each and clear need the pool
+// to themselves. Using an object while another thread releases it is the caller's race,
+// exactly as with delete.
+#include <engine/pool/detail/concurrent_asan.hpp>
+#include <engine/pool/detail/concurrent_assert.hpp>
+#include <engine/pool/detail/concurrent_free_stack.hpp>
+#include <engine/pool/detail/concurrent_generation.hpp>
+#include <engine/pool/detail/concurrent_thread_cache.hpp>
+#include <engine/pool/pool_handle.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+namespace engine {
+
+struct ConcurrentPoolConfig {
+  std::size_t page_slots = 1024;        // slots per page; rounded up to a power of two in [64, 65536]
+  std::size_t initial_capacity = 0;     // slots the constructor allocates (in whole pages)
+  std::size_t max_capacity = 1u << 22;  // slots that may ever exist (at most 1 << 24); emplace past it fails
+};
+
+struct ConcurrentPoolStats {       // a snapshot; exact when no thread is mid-operation
+  std::size_t live = 0;            // objects alive: emplaces - releases
+  std::size_t capacity = 0;        // slots that exist; never above max_capacity
+  std::size_t shared_free = 0;     // free slots on the shared list
+  std::size_t cached_free = 0;     // free slots in threads' magazines (live + both frees = capacity)
+  std::size_t pages = 0;
+  std::size_t bytes_held = 0;      // pages plus the page table
+  std::size_t thread_caches = 0;   // threads currently holding a magazine for this pool
+  std::uint64_t emplaces = 0;
+  std::uint64_t releases = 0;
+  std::uint64_t failed_emplaces = 0;  // at max_capacity, or a page could not be allocated
+  std::uint64_t failed_releases = 0;  // null, foreign, stale or double (lost race included)
+  std::uint64_t stale_gets = 0;       // get() refused a non-null handle
+  std::uint64_t growth_events = 0;    // pages added
+};
+
+template <class T>
+class ConcurrentPool {
+ public:
+  explicit ConcurrentPool(ConcurrentPoolConfig config = {});  // throws bad_alloc if initial pages fail
+  ~ConcurrentPool();  // destroys every live object once; no other thread may be using the pool
+  ConcurrentPool(const ConcurrentPool&) = delete;             // threads hold pointers into it:
+  ConcurrentPool& operator=(const ConcurrentPool&) = delete;  // neither copyable nor movable
+
+  template <class... Args>
+  std::optional<PoolHandle> emplace(Args&&... args);  // nullopt: at max_capacity or out of memory
+  bool release(PoolHandle h) noexcept;      // false (+ debug assert): null, foreign, stale, double
+  bool try_release(PoolHandle h) noexcept;  // release() for handles other threads may release first:
+                                            // losing that race returns false without asserting
+  T* get(PoolHandle h) noexcept;            // nullptr unless live
+  const T* get(PoolHandle h) const noexcept;
+  bool contains(PoolHandle h) const noexcept;
+
+  std::size_t size() const noexcept;        // live objects (sums the thread caches: O(threads))
+  std::size_t capacity() const noexcept { return capacity_.load(std::memory_order_acquire); }
+  std::size_t max_capacity() const noexcept { return max_capacity_; }
+  bool reserve(std::size_t slots);          // false: above max_capacity or out of memory
+  void flush_thread_cache() noexcept;       // hands the calling thread's free slots to the shared list
+
+  template <class F>
+  void for_each(F&& f);                     // f(T&) or f(PoolHandle, T&); pool to itself only
+  void clear() noexcept;                    // destroys every live object; pool to itself only
+  ConcurrentPoolStats stats() const noexcept;
+
+ private:
+  struct Slot {
+    explicit Slot(std::uint32_t generation_word) noexcept : generation(generation_word) {}
+    alignas(T) unsigned char storage[sizeof(T)];  // first, so poisoning never covers the links
+    std::atomic<std::uint32_t> generation;        // see detail/concurrent_generation.hpp
+    detail::FreeLinks links;
+  };
+
+  struct LinkOf {  // how detail::ChainStack reaches a slot's links
+    const ConcurrentPool* pool;
+    detail::FreeLinks& operator()(std::uint32_t index) const noexcept {
+      return pool->slot_at(index)->links;
+    }
+  };
+
+  static ConcurrentPoolConfig normalized(ConcurrentPoolConfig c) noexcept;
+  static T* object_in(Slot* s) noexcept { return std::launder(reinterpret_cast<T*>(s->storage)); }
+  static void return_slots(void* pool, const std::uint32_t* slots, std::uint32_t n) noexcept {
+    static_cast<ConcurrentPool*>(pool)->push_slots(slots, n);
+  }
+
+  Slot* slot_at(std::uint32_t index) const noexcept {  // index known to be in a published page
+    return pages_[index >> page_shift_].load(std::memory_order_acquire) + (index & page_mask_);
+  }
+  Slot* find_slot(std::uint32_t index) const noexcept;  // nullptr: no such slot (foreign index)
+  Slot* live_slot(PoolHandle h) const noexcept;         // nullptr unless h is live
+
+  bool release_checked(PoolHandle h, bool misuse_is_bug) noexcept;
+  bool refuse_release() noexcept {
+    failed_releases_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  std::uint32_t take_slot(detail::ThreadMagazine* m) noexcept;
+  void give_slot(detail::ThreadMagazine* m, std::uint32_t index) noexcept;
+  std::uint32_t refill(detail::ThreadMagazine& m) noexcept;
+  std::uint32_t pop_chain() noexcept;                  // grows when the shared list is empty
+  void push_slots(const std::uint32_t* slots, std::size_t n) noexcept;  // any count, in chains
+  void push_chain(const std::uint32_t* slots, std::uint32_t n) noexcept;
+  bool grow() noexcept;                                // true: worth popping again
+  bool add_page_locked() noexcept;
+  void destroy_all_pages() noexcept;
+
+  // Read by every operation, written only by the constructor: shared read-only lines.
+  std::uint32_t page_shift_ = 0;
+  std::uint32_t page_mask_ = 0;
+  std::size_t page_slots_ = 0;
+  std::size_t max_capacity_ = 0;
+  std::size_t page_table_size_ = 0;
+  std::uint32_t tag_ = 0;
+  std::unique_ptr<std::atomic<Slot*>[]> pages_;  // sized for max_capacity up front: never moves
+  detail::MagazineRegistry registry_;
+
+  detail::ChainStack free_;  // its head and count sit on their own cache lines
+
+  // Written on growth or misuse only.
+  alignas(64) std::mutex grow_mutex_;
+  std::atomic<std::size_t> published_pages_{0};
+  std::atomic<std::size_t> capacity_{0};
+  std::atomic<std::uint64_t> growth_events_{0};
+  std::atomic<std::uint64_t> failed_emplaces_{0};
+  std::atomic<std::uint64_t> failed_releases_{0};
+  mutable std::atomic<std::uint64_t> stale_gets_{0};
+};
+
+// ---------------------------------------------------------------------------------------------
+
+template <class T>
+ConcurrentPoolConfig ConcurrentPool<T>::normalized(ConcurrentPoolConfig c) noexcept {
+  std::size_t page = 64;
+  while (page < c.page_slots && page < (std::size_t{1} << 16)) page <<= 1;
+  c.page_slots = page;
+  c.max_capacity = std::clamp<std::size_t>(c.max_capacity, 1, std::size_t{1} << 24);
+  c.initial_capacity = std::min(c.initial_capacity, c.max_capacity);
+  return c;
+}
+
+template <class T>
+ConcurrentPool<T>::ConcurrentPool(ConcurrentPoolConfig config)
+    : registry_(this, &ConcurrentPool::return_slots) {
+  config = normalized(config);
+  page_slots_ = config.page_slots;
+  while ((std::size_t{1} << page_shift_) < page_slots_) ++page_shift_;
+  page_mask_ = static_cast<std::uint32_t>(page_slots_ - 1);
+  max_capacity_ = config.max_capacity;
+  page_table_size_ = (max_capacity_ + page_slots_ - 1) / page_slots_;
+  tag_ = detail::next_pool_tag();
+  pages_ = std::make_unique<std::atomic<Slot*>[]>(page_table_size_);
+  for (std::size_t p = 0; p < page_table_size_; ++p) pages_[p].store(nullptr, std::memory_order_relaxed);
+  if (!reserve(config.initial_capacity)) {
+    destroy_all_pages();
+    throw std::bad_alloc();
+  }
+}
+
+template <class T>
+ConcurrentPool<T>::~ConcurrentPool() {
+  registry_.orphan_all();  // first: no exiting thread may flush into pages being freed
+  destroy_all_pages();
+}
+
+template <class T>
+void ConcurrentPool<T>::destroy_all_pages() noexcept {
+  const std::size_t pages = published_pages_.load(std::memory_order_acquire);
+  for (std::size_t p = 0; p < pages; ++p) {
+    Slot* page = pages_[p].load(std::memory_order_acquire);
+    for (std::size_t i = 0; i < page_slots_; ++i) {
+      if (!detail::is_live_generation(page[i].generation.load(std::memory_order_acquire))) continue;
+      object_in(page + i)->~T();
+    }
+    detail::unpoison_storage(page, sizeof(Slot) * page_slots_);
+    ::operator delete(page, std::align_val_t{alignof(Slot)});
+    pages_[p].store(nullptr, std::memory_order_relaxed);
+  }
+  published_pages_.store(0, std::memory_order_relaxed);
+  capacity_.store(0, std::memory_order_relaxed);
+}
+
+// --- handles ---------------------------------------------------------------------------------
+
+template <class T>
+typename ConcurrentPool<T>::Slot* ConcurrentPool<T>::find_slot(std::uint32_t index) const noexcept {
+  if (index >= max_capacity_) return nullptr;
+  Slot* page = pages_[index >> page_shift_].load(std::memory_order_acquire);
+  if (page == nullptr) return nullptr;  // page not published (yet): no such slot
+  return page + (index & page_mask_);
+}
+
+template <class T>
+typename ConcurrentPool<T>::Slot* ConcurrentPool<T>::live_slot(PoolHandle h) const noexcept {
+  if (h.is_null()) return nullptr;
+  Slot* s = find_slot(h.index);
+  if (s == nullptr) return nullptr;
+  // acquire: pairs with emplace's release store, so the object's construction is visible.
+  if (s->generation.load(std::memory_order_acquire) != h.generation) return nullptr;
+  return s;
+}
+
+template <class T>
+T* ConcurrentPool<T>::get(PoolHandle h) noexcept {
+  Slot* s = live_slot(h);
+  if (s != nullptr) return object_in(s);
+  if (!h.is_null()) stale_gets_.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
+
+template <class T>
+const T* ConcurrentPool<T>::get(PoolHandle h) const noexcept {
+  Slot* s = live_slot(h);
+  if (s != nullptr) return object_in(s);
+  if (!h.is_null()) stale_gets_.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
+
+template <class T>
+bool ConcurrentPool<T>::contains(PoolHandle h) const noexcept {
+  return live_slot(h) != nullptr;
+}
+
+// --- emplace / release -----------------------------------------------------------------------
+
+template <class T>
+template <class... Args>
+std::optional<PoolHandle> ConcurrentPool<T>::emplace(Args&&... args) {
+  detail::ThreadMagazine* m = detail::thread_magazine(registry_);
+  const std::uint32_t index = take_slot(m);
+  if (index == detail::kNoSlot) {
+    failed_emplaces_.fetch_add(1, std::memory_order_relaxed);
+    return std::nullopt;
+  }
+  Slot* s = slot_at(index);
+  detail::unpoison_storage(s->storage, sizeof(T));
+  if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
+    ::new (static_cast<void*>(s->storage)) T(std::forward<Args>(args)...);
+  } else {
+    try {
+      ::new (static_cast<void*>(s->storage)) T(std::forward<Args>(args)...);
+    } catch (...) {  // the slot goes back untouched: the pool is as it was (pages aside)
+      detail::poison_free_storage(s->storage, sizeof(T));
+      give_slot(m, index);
+      throw;
+    }
+  }
+  // The slot is ours alone while free, so a plain load suffices; the release store publishes
+  // the constructed object to any thread that later matches this generation.
+  const std::uint32_t live = detail::live_generation(s->generation.load(std::memory_order_relaxed));
+  s->generation.store(live, std::memory_order_release);
+  if (m != nullptr) {
+    detail::ThreadMagazine::bump(m->emplaces);
+  } else {
+    registry_.count_uncached_emplace();
+  }
+  return PoolHandle{index, live};
+}
+
+template <class T>
+bool ConcurrentPool<T>::release(PoolHandle h) noexcept {
+  return release_checked(h, true);
+}
+
+template <class T>
+bool ConcurrentPool<T>::try_release(PoolHandle h) noexcept {
+  return release_checked(h, false);
+}
+
+template <class T>
+bool ConcurrentPool<T>::release_checked(PoolHandle h, bool misuse_is_bug) noexcept {
+  if (h.is_null()) return refuse_release();
+  Slot* s = find_slot(h.index);
+  if (s == nullptr || !detail::is_live_generation(h.generation) ||
+      detail::generation_tag(h.generation) != tag_) {
+    if (misuse_is_bug) {
+      ENGINE_POOL_ASSERT(false, "ConcurrentPool::release: foreign handle (not issued by this pool)");
+    }
+    return refuse_release();
+  }
+  // The one point where two releasers of the same handle are told apart.
+  std::uint32_t expected = h.generation;
+  if (!s->generation.compare_exchange_strong(expected, detail::free_generation_after(h.generation),
+                                             std::memory_order_acq_rel, std::memory_order_relaxed)) {
+    if (misuse_is_bug) {
+      ENGINE_POOL_ASSERT(false,
+                         "ConcurrentPool::release: stale handle (double release, or the object "
+                         "was already released by another thread)");
+    }
+    return refuse_release();
+  }
+  object_in(s)->~T();
+  detail::poison_free_storage(s->storage, sizeof(T));
+  detail::ThreadMagazine* m = detail::thread_magazine(registry_);
+  give_slot(m, h.index);
+  if (m != nullptr) {
+    detail::ThreadMagazine::bump(m->releases);
+  } else {
+    registry_.count_uncached_releases(1);
+  }
+  return true;
+}
+
+// --- free slots: magazine first, shared list second, growth last ----------------------------
+
+template <class T>
+std::uint32_t ConcurrentPool<T>::take_slot(detail::ThreadMagazine* m) noexcept {
+  if (m == nullptr) {  // thread exiting: take a whole chain, keep one, put the rest back
+    const std::uint32_t head = pop_chain();
+    if (head == detail::kNoSlot) return head;
+    std::uint32_t rest[detail::kMagazineSlots];
+    std::uint32_t n = 0;
+    for (std::uint32_t i = slot_at(head)->links.next.load(std::memory_order_relaxed);
+         i != detail::kNoSlot && n < detail::kMagazineSlots;
+         i = slot_at(i)->links.next.load(std::memory_order_relaxed)) {
+      rest[n++] = i;
+    }
+    free_.taken(n + 1);
+    push_slots(rest, n);
+    return head;
+  }
+  std::uint32_t n = m->count.load(std::memory_order_relaxed);
+  if (n == 0) {
+    n = refill(*m);
+    if (n == 0) return detail::kNoSlot;
+  }
+  m->count.store(n - 1, std::memory_order_relaxed);
+  return m->slots[n - 1];
+}
+
+template <class T>
+void ConcurrentPool<T>::give_slot(detail::ThreadMagazine* m, std::uint32_t index) noexcept {
+  if (m == nullptr) {
+    push_chain(&index, 1);
+    return;
+  }
+  std::uint32_t n = m->count.load(std::memory_order_relaxed);
+  if (n == detail::kMagazineSlots) {
+    // Full: the oldest batch goes to the shared list; the recently freed, cache-warm slots stay.
+    push_chain(m->slots, detail::kMagazineBatch);
+    std::copy(m->slots + detail::kMagazineBatch, m->slots + detail::kMagazineSlots, m->slots);
+    n = detail::kMagazineSlots - detail::kMagazineBatch;
+  }
+  m->slots[n] = index;
+  m->count.store(n + 1, std::memory_order_relaxed);
+}
+
+template <class T>
+std::uint32_t ConcurrentPool<T>::refill(detail::ThreadMagazine& m) noexcept {
+  const std::uint32_t head = pop_chain();
+  if (head == detail::kNoSlot) return 0;
+  // The chain is ours now; stacking it reversed makes the magazine hand out ascending slots.
+  std::uint32_t chain[detail::kMagazineSlots];
+  std::uint32_t n = 0;
+  for (std::uint32_t i = head; i != detail::kNoSlot && n < detail::kMagazineSlots;
+       i = slot_at(i)->links.next.load(std::memory_order_relaxed)) {
+    chain[n++] = i;
+  }
+  free_.taken(n);
+  for (std::uint32_t k = 0; k < n; ++k) m.slots[k] = chain[n - 1 - k];
+  m.count.store(n, std::memory_order_relaxed);
+  return n;
+}
+
+template <class T>
+std::uint32_t ConcurrentPool<T>::pop_chain() noexcept {
+  for (;;) {
+    const std::uint32_t head = free_.pop(LinkOf{this});
+    if (head != detail::kNoSlot) return head;
+    if (!grow()) return detail::kNoSlot;
+  }
+}
+
+template <class T>
+void ConcurrentPool<T>::push_chain(const std::uint32_t* slots, std::uint32_t n) noexcept {
+  for (std::uint32_t k = 0; k + 1 < n; ++k) {
+    slot_at(slots[k])->links.next.store(slots[k + 1], std::memory_order_relaxed);
+  }
+  slot_at(slots[n - 1])->links.next.store(detail::kNoSlot, std::memory_order_relaxed);
+  free_.push(slots[0], slots[0], n, LinkOf{this});
+}
+
+template <class T>
+void ConcurrentPool<T>::push_slots(const std::uint32_t* slots, std::size_t n) noexcept {
+  while (n > 0) {
+    const auto chunk = static_cast<std::uint32_t>(std::min<std::size_t>(n, detail::kMagazineBatch));
+    push_chain(slots, chunk);
+    slots += chunk;
+    n -= chunk;
+  }
+}
+
+template <class T>
+void ConcurrentPool<T>::flush_thread_cache() noexcept {
+  detail::ThreadMagazine* m = detail::thread_magazine(registry_);
+  if (m == nullptr) return;
+  push_slots(m->slots, m->count.load(std::memory_order_relaxed));
+  m->count.store(0, std::memory_order_relaxed);
+}
+
+// --- growth ----------------------------------------------------------------------------------
+
+template <class T>
+bool ConcurrentPool<T>::grow() noexcept {
+  std::lock_guard<std::mutex> lock(grow_mutex_);
+  if (!free_.empty()) return true;  // another thread grew (or released) while we waited
+  return add_page_locked();
+}
+
+template <class T>
+bool ConcurrentPool<T>::reserve(std::size_t slots) {
+  if (slots > max_capacity_) return false;
+  std::lock_guard<std::mutex> lock(grow_mutex_);
+  while (capacity_.load(std::memory_order_relaxed) < slots) {
+    if (!add_page_locked()) return false;
+  }
+  return true;
+}
+
+template <class T>
+bool ConcurrentPool<T>::add_page_locked() noexcept {
+  const std::size_t p = published_pages_.load(std::memory_order_relaxed);
+  if (p == page_table_size_) return false;  // max_capacity reached
+  Slot* page = nullptr;
+  try {
+    page = static_cast<Slot*>(::operator new(sizeof(Slot) * page_slots_, std::align_val_t{alignof(Slot)}));
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  const std::size_t first = p * page_slots_;
+  const std::size_t usable = std::min(page_slots_, max_capacity_ - first);
+  for (std::size_t i = 0; i < page_slots_; ++i) {
+    ::new (static_cast<void*>(page + i)) Slot(detail::first_free_generation(tag_));
+    detail::poison_free_storage(page[i].storage, sizeof(T));
+  }
+  // Link the usable slots into chains of one magazine batch each, chain heads through
+  // next_chain, all before anyone can see them.
+  const auto base = static_cast<std::uint32_t>(first);
+  std::uint32_t last_head = base;
+  for (std::size_t c = 0; c < usable; c += detail::kMagazineBatch) {
+    const std::size_t len = std::min<std::size_t>(detail::kMagazineBatch, usable - c);
+    const auto head = static_cast<std::uint32_t>(base + c);
+    for (std::size_t k = 0; k + 1 < len; ++k) {
+      page[c + k].links.next.store(static_cast<std::uint32_t>(head + k + 1), std::memory_order_relaxed);
+    }
+    if (c > 0) page[last_head - base].links.next_chain.store(head, std::memory_order_relaxed);
+    last_head = head;
+  }
+  // Publish the page before any of its indices can reach another thread (the push below
+  // is a release too, but get() of a foreign index must also never see a torn page).
+  pages_[p].store(page, std::memory_order_release);
+  published_pages_.store(p + 1, std::memory_order_release);
+  capacity_.store(first + usable, std::memory_order_release);
+  growth_events_.fetch_add(1, std::memory_order_relaxed);
+  free_.push(base, last_head, usable, LinkOf{this});
+  return true;
+}
+
+// --- whole-pool operations -------------------------------------------------------------------
+
+template <class T>
+template <class F>
+void ConcurrentPool<T>::for_each(F&& f) {
+  const std::size_t pages = published_pages_.load(std::memory_order_acquire);
+  for (std::size_t p = 0; p < pages; ++p) {
+    Slot* page = pages_[p].load(std::memory_order_acquire);
+    for (std::size_t i = 0; i < page_slots_; ++i) {
+      const std::uint32_t g = page[i].generation.load(std::memory_order_acquire);
+      if (!detail::is_live_generation(g)) continue;
+      if constexpr (std::is_invocable_v<F&, PoolHandle, T&>) {
+        f(PoolHandle{static_cast<std::uint32_t>(p * page_slots_ + i), g}, *object_in(page + i));
+      } else {
+        f(*object_in(page + i));
+      }
+    }
+  }
+}
+
+template <class T>
+void ConcurrentPool<T>::clear() noexcept {
+  std::uint32_t batch[detail::kMagazineBatch];
+  std::uint32_t n = 0;
+  std::uint64_t cleared = 0;
+  const std::size_t pages = published_pages_.load(std::memory_order_acquire);
+  for (std::size_t p = 0; p < pages; ++p) {
+    Slot* page = pages_[p].load(std::memory_order_acquire);
+    for (std::size_t i = 0; i < page_slots_; ++i) {
+      std::uint32_t g = page[i].generation.load(std::memory_order_acquire);
+      if (!detail::is_live_generation(g)) continue;
+      if (!page[i].generation.compare_exchange_strong(g, detail::free_generation_after(g),
+                                                      std::memory_order_acq_rel)) {
+        continue;  // released meanwhile by someone ignoring the contract; theirs now
+      }
+      object_in(page + i)->~T();
+      detail::poison_free_storage(page[i].storage, sizeof(T));
+      batch[n++] = static_cast<std::uint32_t>(p * page_slots_ + i);
+      ++cleared;
+      if (n == detail::kMagazineBatch) {
+        push_chain(batch, n);
+        n = 0;
+      }
+    }
+  }
+  if (n > 0) push_chain(batch, n);
+  registry_.count_uncached_releases(cleared);
+}
+
+template <class T>
+std::size_t ConcurrentPool<T>::size() const noexcept {
+  const detail::MagazineTotals t = registry_.totals();
+  return t.emplaces > t.releases ? static_cast<std::size_t>(t.emplaces - t.releases) : 0;
+}
+
+template <class T>
+ConcurrentPoolStats ConcurrentPool<T>::stats() const noexcept {
+  const detail::MagazineTotals t = registry_.totals();
+  ConcurrentPoolStats s;
+  s.emplaces = t.emplaces;
+  s.releases = t.releases;
+  s.live = t.emplaces > t.releases ? static_cast<std::size_t>(t.emplaces - t.releases) : 0;
+  s.cached_free = t.cached_free;
+  s.thread_caches = t.threads;
+  s.capacity = capacity_.load(std::memory_order_acquire);
+  s.shared_free = free_.slots();
+  s.pages = published_pages_.load(std::memory_order_acquire);
+  s.bytes_held = s.pages * page_slots_ * sizeof(Slot) + page_table_size_ * sizeof(std::atomic<Slot*>);
+  s.failed_emplaces = failed_emplaces_.load(std::memory_order_relaxed);
+  s.failed_releases = failed_releases_.load(std::memory_order_relaxed);
+  s.stale_gets = stale_gets_.load(std::memory_order_relaxed);
+  s.growth_events = growth_events_.load(std::memory_order_relaxed);
+  return s;
+}
+
+}  // namespace engine
