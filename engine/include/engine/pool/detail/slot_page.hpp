@@ -1,0 +1,129 @@
+#pragma once
+// engine::detail::SlotPage<T>: one run of raw object slots plus the per-slot metadata that
+// belongs to them. Contiguous mode has one page that is replaced when it grows; stable mode
+// has many pages that never move. Keeping generations, free links and occupancy bits inside
+// the page (not in pool-wide arrays) is what makes stable growth O(page), not O(capacity).
+#include <engine/pool/detail/bit_ops.hpp>
+#include <engine/pool/detail/generation.hpp>
+#include <engine/pool/detail/memory_poison.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace engine::detail {
+
+// Raw storage for one T: right size and alignment, no constructor. The array of these is
+// what makes alignas(64) types land on 64-byte boundaries (C++17 std::allocator honours
+// over-alignment).
+template <class T>
+struct alignas(T) RawSlot {
+  unsigned char bytes[sizeof(T)];
+};
+
+// Generation and free-list link side by side: emplace and release touch both, get() only
+// the first. The link lives here, never in the object's bytes, so a released slot can be
+// poisoned whole and a stale pointer cannot corrupt the free list.
+struct SlotMeta {
+  std::uint32_t generation;  // odd: live; even: free (see generation.hpp)
+  std::uint32_t next_free;   // next slot on the LIFO free list, or no_slot
+};
+
+// std::allocator that default-initialises: vector<RawSlot>(n) then costs no memset, so a
+// fresh stable page is not touched until its slots are used.
+template <class U>
+struct UninitializedAllocator : std::allocator<U> {
+  template <class V>
+  struct rebind {
+    using other = UninitializedAllocator<V>;
+  };
+  UninitializedAllocator() noexcept = default;
+  template <class V>
+  UninitializedAllocator(const UninitializedAllocator<V>&) noexcept {}
+  template <class V>
+  void construct(V* where) noexcept(std::is_nothrow_default_constructible_v<V>) {
+    ::new (static_cast<void*>(where)) V;
+  }
+  template <class V, class... Args>
+  void construct(V* where, Args&&... args) {
+    ::new (static_cast<void*>(where)) V(std::forward<Args>(args)...);
+  }
+};
+
+template <class T>
+class SlotPage {
+ public:
+  using Slot = RawSlot<T>;
+
+  // All slots start free and poisoned, with generation `fresh_generation` (even).
+  SlotPage(std::size_t slot_count, std::uint32_t fresh_generation)
+      : slots_(slot_count),
+        meta_(slot_count, SlotMeta{fresh_generation, no_slot}),
+        occupied_(words_for(slot_count), 0) {
+    poison_bytes(slots_.data(), slots_.size() * sizeof(Slot));
+  }
+  ~SlotPage() {  // the pool destroyed every object before; hand clean memory back
+    unpoison_bytes(slots_.data(), slots_.size() * sizeof(Slot));
+  }
+  SlotPage(SlotPage&&) noexcept = default;  // vectors keep their buffers: objects do not move
+  SlotPage& operator=(SlotPage&& other) noexcept {
+    if (this != &other) {
+      unpoison_bytes(slots_.data(), slots_.size() * sizeof(Slot));
+      slots_ = std::move(other.slots_);
+      meta_ = std::move(other.meta_);
+      occupied_ = std::move(other.occupied_);
+      live = other.live;
+    }
+    return *this;
+  }
+  SlotPage(const SlotPage&) = delete;
+  SlotPage& operator=(const SlotPage&) = delete;
+
+  void* raw(std::size_t offset) noexcept { return slots_[offset].bytes; }
+  T* object(std::size_t offset) noexcept {
+    return std::launder(reinterpret_cast<T*>(slots_[offset].bytes));
+  }
+  const T* object(std::size_t offset) const noexcept {
+    return std::launder(reinterpret_cast<const T*>(slots_[offset].bytes));
+  }
+  Slot* slots() noexcept { return slots_.data(); }
+  const Slot* slots() const noexcept { return slots_.data(); }
+  SlotMeta& meta(std::size_t offset) noexcept { return meta_[offset]; }
+  const SlotMeta& meta(std::size_t offset) const noexcept { return meta_[offset]; }
+  SlotMeta* meta_data() noexcept { return meta_.data(); }
+  const SlotMeta* meta_data() const noexcept { return meta_.data(); }
+  std::uint64_t* occupied() noexcept { return occupied_.data(); }
+  const std::uint64_t* occupied() const noexcept { return occupied_.data(); }
+  std::size_t words() const noexcept { return occupied_.size(); }
+  std::size_t slot_count() const noexcept { return slots_.size(); }
+  bool is_occupied(std::size_t offset) const noexcept {
+    return (occupied_[offset / bits_per_word] >> (offset % bits_per_word)) & 1u;
+  }
+  void set_occupied(std::size_t offset) noexcept {
+    occupied_[offset / bits_per_word] |= std::uint64_t{1} << (offset % bits_per_word);
+  }
+  void clear_occupied(std::size_t offset) noexcept {
+    occupied_[offset / bits_per_word] &= ~(std::uint64_t{1} << (offset % bits_per_word));
+  }
+  std::size_t bytes() const noexcept {
+    return slots_.capacity() * sizeof(Slot) + meta_.capacity() * sizeof(SlotMeta) +
+           occupied_.capacity() * sizeof(std::uint64_t);
+  }
+  static std::size_t bytes_for(std::size_t slot_count) noexcept {
+    return slot_count * (sizeof(Slot) + sizeof(SlotMeta)) +
+           words_for(slot_count) * sizeof(std::uint64_t);
+  }
+
+  std::size_t live = 0;  // objects alive in this page: lets shrink_to_fit find empty pages
+
+ private:
+  std::vector<Slot, UninitializedAllocator<Slot>> slots_;
+  std::vector<SlotMeta> meta_;
+  std::vector<std::uint64_t> occupied_;  // bit i of word w: slot w*64+i holds an object
+};
+
+}  // namespace engine::detail

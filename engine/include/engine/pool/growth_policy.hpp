@@ -1,0 +1,35 @@
+#pragma once
+// engine::GrowthPolicy: how a VectorPool grows and where its objects live.
+// Part of the header-only pool library (CMake target engine::pool).
+#include <cstddef>
+#include <cstdint>
+
+namespace engine {
+
+// Where the objects sit. Both modes keep one index space (slot index = page * page_slots +
+// offset), so VectorPool::set_policy can switch between them while every handle stays valid.
+enum class StorageMode : std::uint8_t {
+  contiguous,  // one buffer: fastest iteration; growth relocates live objects (pointers move)
+  stable,      // fixed pages that never move: pointers stay valid until release; growth adds a page
+};
+
+struct GrowthPolicy {
+  std::size_t initial_capacity = 64;      // slots the constructor reserves (stable: rounded up to pages)
+  std::size_t growth_step = 0;            // contiguous: 0 doubles when full, N adds N slots; stable: one page per growth
+  std::size_t max_capacity = 1u << 28;    // emplace() past this returns std::nullopt (clamped to 2^32 - 2)
+  StorageMode storage = StorageMode::contiguous;  // see StorageMode
+  std::size_t page_slots = 4096;          // stable mode: slots per page (rounded up to a power of two, >= 64)
+};
+
+// Passed to the growth listener once per growth (and once per storage-mode switch), so an
+// overlay can show what growth cost without polling.
+struct GrowthEvent {
+  std::size_t old_capacity;       // slots before
+  std::size_t new_capacity;       // slots after
+  std::size_t bytes_allocated;    // bytes this growth allocated (objects + per-slot metadata)
+  std::size_t relocated_objects;  // live objects moved to new memory (always 0 for stable growth)
+  bool relocated;                 // true when live objects moved: raw pointers into the pool died
+  double microseconds;            // wall time the growth took (steady_clock)
+};
+
+}  // namespace engine

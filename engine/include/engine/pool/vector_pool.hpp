@@ -1,0 +1,1113 @@
+#pragma once
+// engine::VectorPool<T>: a vector-backed object pool with generation-checked handles.
+// Part of the header-only pool library (CMake target engine::pool).
+//
+// Design, and why:
+// - Objects live in raw, aligned slots inside std::vector-managed memory and are built in
+//   place with T's own constructor, so any T works (move-only, no default constructor,
+//   alignas(64)) and nothing is default-constructed-then-assigned.
+// - Slot index space is global: index = page * page_slots + offset. Contiguous mode is one
+//   page as large as the capacity; stable mode is fixed-size pages that never move. Both
+//   share every code path, so set_policy() can migrate between them and handles survive.
+// - Each page carries its own metadata (generations, free links, occupancy bits). Stable
+//   growth therefore allocates one page and touches nothing else: no O(n) copy at growth,
+//   which keeps the worst single emplace short.
+// - Free slots form an intrusive LIFO list linked through a `next_free` side array (never
+//   through the object bytes, which stay poisoned). LIFO hands back the most recently
+//   freed, cache-warm slot. Slots never used since the last clear() are handed out by a
+//   bump index instead, so growth does not have to thread new slots onto the list.
+// - Generations: odd while live, even while free (+1 on each emplace and release), seeded
+//   per pool instance (detail/generation.hpp). A handle is live iff its generation equals
+//   the slot's: one compare, and stale, null and almost all foreign handles fail it.
+// - Occupancy bitmaps (one bit per slot, 64 per word) let iteration walk live objects in
+//   address order, skip empty words whole and find bits with count-trailing-zeros. Walking
+//   memory in order is what keeps iteration near a plain vector's speed; a scrambled
+//   index list is several times slower on large pools.
+// - Releases that happen while iterating are refused (use release_later() +
+//   flush_releases(), or erase_if()), so a pass never sees a half-dead pool.
+//
+// Not thread-safe: one pool per thread, or external locking.
+#include <engine/pool/assert.hpp>
+#include <engine/pool/detail/bit_ops.hpp>
+#include <engine/pool/detail/generation.hpp>
+#include <engine/pool/detail/memory_poison.hpp>
+#include <engine/pool/detail/slot_page.hpp>
+#include <engine/pool/growth_policy.hpp>
+#include <engine/pool/pool_handle.hpp>
+#include <engine/pool/pool_ptr.hpp>
+#include <engine/pool/pool_stats.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iterator>
+#include <new>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace engine {
+
+template <class T>
+class VectorPool {
+  static_assert(std::is_object_v<T> && !std::is_const_v<T> && !std::is_volatile_v<T>,
+                "VectorPool<T> holds non-const object types");
+  static_assert(std::is_nothrow_destructible_v<T>,
+                "VectorPool<T> needs a noexcept destructor: release() and clear() are noexcept");
+
+  using Page = detail::SlotPage<T>;
+  using Meta = detail::SlotMeta;
+  static constexpr std::uint32_t npos = detail::no_slot;
+  static constexpr std::size_t max_index_space = 0xFFFFFFFEu;  // indices are uint32, npos excluded
+  static constexpr unsigned contiguous_shift = 32;              // index >> 32 == 0: one page
+
+ public:
+  template <bool Const>
+  class basic_iterator;
+  using value_type = T;
+  using iterator = basic_iterator<false>;
+  using const_iterator = basic_iterator<true>;
+  using GrowthListener = std::function<void(const GrowthEvent&)>;
+
+  // --- Lifetime ------------------------------------------------------------------------
+  explicit VectorPool(GrowthPolicy policy = {});   // reserves policy.initial_capacity slots; throws bad_alloc
+  ~VectorPool();                                   // destroys every live object exactly once
+  VectorPool(VectorPool&& other) noexcept;         // takes the objects; handles follow; `other` is left empty
+  VectorPool& operator=(VectorPool&& other) noexcept;  // destroys this pool's objects first
+  VectorPool(const VectorPool&) = delete;
+  VectorPool& operator=(const VectorPool&) = delete;
+
+  // --- Creating and destroying objects -----------------------------------------------
+  template <class... Args>
+  std::optional<PoolHandle> emplace(Args&&... args);  // T(args...) in place; nullopt at cap / bad_alloc (pool unchanged); a throwing T ctor propagates, pool unchanged
+  template <class... Args>
+  PoolPtr<T> acquire(Args&&... args);                 // emplace() wrapped in RAII; empty PoolPtr at cap
+  bool release(PoolHandle handle) noexcept;           // destroys now; false: null, stale, foreign, double, or inside for_each/erase_if
+  void release_later(PoolHandle handle);              // queues for flush_releases(); safe inside for_each; asserts the handle is live
+  std::size_t flush_releases() noexcept;              // releases the queue in order; skips (and counts) handles already gone; returns how many died
+  template <class Pred>
+  std::size_t erase_if(Pred pred);                    // pred(T&) or pred(PoolHandle, T&); releases after the whole pass; returns count
+  void clear() noexcept;                              // destroys every live object once; all handles go stale; keeps capacity
+
+  // --- Access ----------------------------------------------------------------------------
+  T* get(PoolHandle handle) noexcept;                 // nullptr unless live (counts stats.stale_gets)
+  const T* get(PoolHandle handle) const noexcept;     // same, read-only
+  bool contains(PoolHandle handle) const noexcept;    // live? (counts nothing)
+  PoolHandle handle_at(std::size_t index) const noexcept;  // handle of the live object in slot `index`, else null
+  std::vector<std::uint32_t> active_indices() const;  // live slot indices in address order
+  void active_indices(std::vector<std::uint32_t>& out) const;  // same, into a reused buffer (cleared first)
+
+  // --- Iteration: live objects in address (slot) order --------------------------------
+  // for_each/erase_if refuse release() and relocating growth while they run. A range-for
+  // tolerates release() of any object (it re-reads the bitmap), but not relocating growth.
+  // Objects emplaced during a pass may or may not be visited.
+  iterator begin() noexcept;                          // range-for yields T&
+  iterator end() noexcept;
+  const_iterator begin() const noexcept;
+  const_iterator end() const noexcept;
+  const_iterator cbegin() const noexcept { return begin(); }
+  const_iterator cend() const noexcept { return end(); }
+  template <class F>
+  void for_each(F&& f);                               // f(T&) or f(PoolHandle, T&)
+  template <class F>
+  void for_each(F&& f) const;                         // f(const T&) or f(PoolHandle, const T&)
+
+  // --- Size and memory -----------------------------------------------------------------
+  std::size_t size() const noexcept { return live_; }          // live objects
+  bool empty() const noexcept { return live_ == 0; }
+  std::size_t capacity() const noexcept { return capacity_; }  // slots that exist now
+  bool reserve(std::size_t slots);                    // capacity >= slots; false at cap / bad_alloc / relocating mid-pass (pool unchanged)
+  void shrink_to_fit();                               // stable: frees empty trailing pages; contiguous: trims to just past the last live slot
+
+  // --- Policy and statistics -------------------------------------------------------------
+  const GrowthPolicy& policy() const noexcept { return policy_; }  // normalised copy of what was asked
+  bool set_policy(const GrowthPolicy& policy);        // switches growth AND storage mode; live objects migrate, handles stay valid;
+                                                      // false (unchanged) if max_capacity < capacity(), bad_alloc, or mid-pass
+  void set_growth_listener(GrowthListener listener);  // called once per growth; must not throw; empty function = none
+  PoolStats stats() const noexcept;                   // O(pages) to sum bytes_held
+  bool validate() const;                              // walks every invariant (O(capacity)); true if all hold
+
+ private:
+  struct Layout {  // a storage arrangement being built before it replaces the current one
+    std::vector<Page> pages;
+    unsigned shift = contiguous_shift;
+    std::uint32_t mask = 0xFFFFFFFFu;
+    std::uint32_t capacity = 0;
+    std::size_t bytes = 0;
+  };
+  struct Counters {
+    std::uint64_t emplaces = 0, releases = 0, failed_emplaces = 0, failed_releases = 0,
+                  refused_during_iteration = 0, growth_events = 0;
+    std::size_t peak_live = 0;
+  };
+  class IterationScope {  // marks a for_each/erase_if pass; survives exceptions from f
+   public:
+    explicit IterationScope(const VectorPool& pool) noexcept : pool_(pool) { ++pool_.iterating_; }
+    ~IterationScope() { --pool_.iterating_; }
+    IterationScope(const IterationScope&) = delete;
+    IterationScope& operator=(const IterationScope&) = delete;
+
+   private:
+    const VectorPool& pool_;
+  };
+  using Clock = std::chrono::steady_clock;
+
+  static GrowthPolicy normalized(GrowthPolicy policy) noexcept;
+  std::size_t page_of(std::uint32_t index) const noexcept {
+    return static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> shift_);
+  }
+  std::size_t offset_of(std::uint32_t index) const noexcept { return index & mask_; }
+  Meta& meta(std::uint32_t index) noexcept { return pages_[page_of(index)].meta(offset_of(index)); }
+  const Meta& meta(std::uint32_t index) const noexcept {
+    return pages_[page_of(index)].meta(offset_of(index));
+  }
+  bool is_live(PoolHandle handle) const noexcept {
+    if (!detail::is_live_generation(handle.generation)) return false;  // null, or forged
+    if (handle.index >= capacity_) return false;                      // never existed / trimmed
+    return meta(handle.index).generation == handle.generation;        // stale or foreign
+  }
+
+  template <class... Args>
+  static void construct_into(void* where, Args&&... args);
+  PoolHandle commit_emplace(std::uint32_t index, bool from_free_list) noexcept;
+  template <class... Args>
+  std::optional<PoolHandle> emplace_with_growth(Args&&... args);
+  void release_slot(std::uint32_t index) noexcept;
+  bool refuse_mid_pass(const char* what) noexcept;
+
+  std::size_t next_contiguous_capacity() const noexcept;
+  std::size_t stable_page_length(std::size_t page_number, std::size_t page_slots) const noexcept;
+  Layout make_layout(StorageMode mode, std::size_t page_slots, std::size_t slots) const;
+  std::size_t relocate_into(Layout& target) noexcept(std::is_nothrow_move_constructible_v<T>);
+  void copy_meta_into(Layout& target, std::uint32_t slots) const noexcept;
+  void adopt(Layout&& layout) noexcept;
+  bool grow_stable_by_pages(std::size_t pages);
+  void retire_generations(std::uint32_t first, std::uint32_t last) noexcept;
+  void rebuild_free_list() noexcept;
+  void announce(const GrowthEvent& event);
+  void destroy_all_objects() noexcept;
+  void reset_to_empty() noexcept;
+  template <class Self, class F>
+  static void visit_live(Self& self, F& f);
+
+  std::vector<Page> pages_;
+  unsigned shift_ = contiguous_shift;   // index >> shift_ = page
+  std::uint32_t mask_ = 0xFFFFFFFFu;    // index & mask_ = offset in page
+  std::uint32_t capacity_ = 0;          // usable slots (stable: whole pages, cut at max_capacity)
+  std::uint32_t used_ = 0;              // slots [0, used_) handed out since the last clear(); the rest are untouched
+  std::uint32_t free_head_ = npos;      // top of the LIFO free list (released slots below used_)
+  std::size_t live_ = 0;
+  std::uint32_t seed_ = detail::next_generation_seed();  // this pool's generation base
+  std::uint32_t fresh_generation_ = seed_;  // generation new slots start at (raised by shrinking)
+  mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
+  std::uint64_t storage_epoch_ = 0;     // bumped whenever objects move: lets iterators detect it
+  GrowthPolicy policy_;
+  std::vector<PoolHandle> pending_;     // release_later() queue
+  std::vector<std::uint32_t> doomed_;   // erase_if() scratch, kept to avoid a per-call allocation
+  Counters counters_;
+  mutable std::uint64_t stale_gets_ = 0;
+  GrowthListener listener_;
+};
+
+// ===== Iterator ==========================================================================
+
+template <class T>
+template <bool Const>
+class VectorPool<T>::basic_iterator {
+  using Pool = std::conditional_t<Const, const VectorPool, VectorPool>;
+  using SlotPtr = std::conditional_t<Const, const typename Page::Slot*, typename Page::Slot*>;
+
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using pointer = std::conditional_t<Const, const T*, T*>;
+  using reference = std::conditional_t<Const, const T&, T&>;
+
+  basic_iterator() noexcept = default;
+
+  reference operator*() const noexcept { return *operator->(); }
+  pointer operator->() const noexcept {
+    return std::launder(reinterpret_cast<pointer>(slots_[slot_in_page()].bytes));
+  }
+  PoolHandle handle() const noexcept {  // the handle of the object this iterator is on
+    const std::size_t offset = slot_in_page();
+    const auto index = static_cast<std::uint32_t>((page_ << pool_->shift_) + offset);
+    return PoolHandle{index, pool_->pages_[page_].meta(offset).generation};
+  }
+  basic_iterator& operator++() noexcept {
+    ENGINE_POOL_ASSERT(epoch_ == pool_->storage_epoch_,
+                       "pool storage moved during a range-for (growth or set_policy); iterators are invalid");
+    // Re-read the word so objects released by the loop body are skipped, not visited.
+    const std::uint64_t current = bits_ & (~bits_ + 1);
+    bits_ = occupied_[word_] & ~((current << 1) - 1);
+    settle();
+    return *this;
+  }
+  basic_iterator operator++(int) noexcept {
+    basic_iterator before = *this;
+    ++*this;
+    return before;
+  }
+  // End has no bits left, so comparing with end() reduces to `bits_ == 0`.
+  friend bool operator==(const basic_iterator& a, const basic_iterator& b) noexcept {
+    return (a.bits_ & (~a.bits_ + 1)) == (b.bits_ & (~b.bits_ + 1)) &&
+           (a.bits_ == 0 || (a.page_ == b.page_ && a.word_ == b.word_));
+  }
+  friend bool operator!=(const basic_iterator& a, const basic_iterator& b) noexcept {
+    return !(a == b);
+  }
+
+ private:
+  friend class VectorPool;
+  explicit basic_iterator(Pool& pool) noexcept : pool_(&pool), epoch_(pool.storage_epoch_) {
+    if (pool.pages_.empty()) return;
+    load_page(0);
+    bits_ = occupied_[0];
+    settle();
+  }
+  std::size_t slot_in_page() const noexcept {
+    return word_ * detail::bits_per_word + detail::lowest_bit(bits_);
+  }
+  void load_page(std::size_t page) noexcept {
+    auto& p = pool_->pages_[page];
+    page_ = page;
+    slots_ = p.slots();
+    occupied_ = p.occupied();
+    words_ = p.words();
+    word_ = 0;
+  }
+  void settle() noexcept {  // moves forward to the next set bit, or to end (bits_ == 0)
+    while (bits_ == 0) {
+      if (++word_ >= words_) {
+        if (page_ + 1 >= pool_->pages_.size()) {
+          page_ = pool_->pages_.size();
+          word_ = 0;
+          return;
+        }
+        load_page(page_ + 1);
+      }
+      bits_ = occupied_[word_];
+    }
+  }
+
+  Pool* pool_ = nullptr;
+  SlotPtr slots_ = nullptr;
+  const std::uint64_t* occupied_ = nullptr;
+  std::size_t page_ = 0;
+  std::size_t word_ = 0;
+  std::size_t words_ = 0;
+  std::uint64_t bits_ = 0;  // not-yet-visited live bits of word_; lowest = current object
+  std::uint64_t epoch_ = 0;
+};
+
+// ===== Lifetime ==========================================================================
+
+template <class T>
+GrowthPolicy VectorPool<T>::normalized(GrowthPolicy policy) noexcept {
+  policy.max_capacity = std::min(policy.max_capacity, max_index_space);
+  policy.initial_capacity = std::min(policy.initial_capacity, policy.max_capacity);
+  policy.page_slots = detail::round_up_pow2(
+      std::clamp(policy.page_slots, std::size_t{64}, std::size_t{1} << 30));
+  return policy;
+}
+
+template <class T>
+VectorPool<T>::VectorPool(GrowthPolicy policy) : policy_(normalized(policy)) {
+  adopt(make_layout(policy_.storage, policy_.page_slots, policy_.initial_capacity));
+}
+
+template <class T>
+VectorPool<T>::~VectorPool() {
+  destroy_all_objects();
+}
+
+template <class T>
+VectorPool<T>::VectorPool(VectorPool&& other) noexcept
+    : pages_(std::move(other.pages_)),
+      shift_(other.shift_),
+      mask_(other.mask_),
+      capacity_(other.capacity_),
+      used_(other.used_),
+      free_head_(other.free_head_),
+      live_(other.live_),
+      seed_(other.seed_),
+      fresh_generation_(other.fresh_generation_),
+      storage_epoch_(other.storage_epoch_),
+      policy_(other.policy_),
+      pending_(std::move(other.pending_)),
+      doomed_(std::move(other.doomed_)),
+      counters_(other.counters_),
+      stale_gets_(other.stale_gets_),
+      listener_(std::move(other.listener_)) {
+  other.reset_to_empty();
+}
+
+template <class T>
+VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
+  if (this == &other) return *this;
+  destroy_all_objects();
+  pages_ = std::move(other.pages_);
+  shift_ = other.shift_;
+  mask_ = other.mask_;
+  capacity_ = other.capacity_;
+  used_ = other.used_;
+  free_head_ = other.free_head_;
+  live_ = other.live_;
+  seed_ = other.seed_;
+  fresh_generation_ = other.fresh_generation_;
+  storage_epoch_ = other.storage_epoch_ + 1;
+  policy_ = other.policy_;
+  pending_ = std::move(other.pending_);
+  doomed_ = std::move(other.doomed_);
+  counters_ = other.counters_;
+  stale_gets_ = other.stale_gets_;
+  listener_ = std::move(other.listener_);
+  other.reset_to_empty();
+  return *this;
+}
+
+// A moved-from pool is empty, usable, and gets a new seed so its future handles cannot be
+// confused with the ones that moved away.
+template <class T>
+void VectorPool<T>::reset_to_empty() noexcept {
+  pages_.clear();
+  shift_ = policy_.storage == StorageMode::stable
+               ? detail::log2_exact(policy_.page_slots)
+               : contiguous_shift;
+  mask_ = policy_.storage == StorageMode::stable
+              ? static_cast<std::uint32_t>(policy_.page_slots - 1)
+              : 0xFFFFFFFFu;
+  capacity_ = 0;
+  used_ = 0;
+  free_head_ = npos;
+  live_ = 0;
+  seed_ = detail::next_generation_seed();
+  fresh_generation_ = seed_;
+  ++storage_epoch_;
+  pending_.clear();
+  doomed_.clear();
+  counters_ = Counters{};
+  stale_gets_ = 0;
+  listener_ = nullptr;
+}
+
+template <class T>
+void VectorPool<T>::destroy_all_objects() noexcept {
+  for (Page& page : pages_) {
+    if (page.live == 0) continue;
+    for (std::size_t w = 0; w < page.words(); ++w) {
+      for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+        page.object(w * detail::bits_per_word + detail::lowest_bit(bits))->~T();
+      }
+    }
+  }
+}
+
+// ===== Emplace / release =================================================================
+
+template <class T>
+template <class... Args>
+void VectorPool<T>::construct_into(void* where, Args&&... args) {
+  detail::unpoison_bytes(where, sizeof(T));
+  if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
+    ::new (where) T(std::forward<Args>(args)...);
+  } else {
+    try {
+      ::new (where) T(std::forward<Args>(args)...);
+    } catch (...) {
+      detail::mark_slot_released(where, sizeof(T));  // the slot is free again, as before
+      throw;
+    }
+  }
+}
+
+template <class T>
+PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, bool from_free_list) noexcept {
+  Page& page = pages_[page_of(index)];
+  const std::size_t offset = offset_of(index);
+  Meta& m = page.meta(offset);
+  if (from_free_list) {
+    free_head_ = m.next_free;
+  } else {
+    ++used_;
+  }
+  m.generation += 1u;  // even (free) -> odd (live)
+  page.set_occupied(offset);
+  ++page.live;
+  ++live_;
+  ++counters_.emplaces;
+  counters_.peak_live = std::max(counters_.peak_live, live_);
+  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after emplace");
+  return PoolHandle{index, m.generation};
+}
+
+template <class T>
+template <class... Args>
+std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... args) {
+  if (free_head_ != npos) {  // LIFO: the most recently released slot is the warmest
+    const std::uint32_t index = free_head_;
+    construct_into(pages_[page_of(index)].raw(offset_of(index)), std::forward<Args>(args)...);
+    return commit_emplace(index, true);
+  }
+  if (used_ < capacity_) {
+    const std::uint32_t index = used_;
+    construct_into(pages_[page_of(index)].raw(offset_of(index)), std::forward<Args>(args)...);
+    return commit_emplace(index, false);
+  }
+  return emplace_with_growth(std::forward<Args>(args)...);
+}
+
+// The new object is constructed in the new memory before anything is committed, so a
+// throwing constructor (or a failed allocation) leaves the pool exactly as it was.
+template <class T>
+template <class... Args>
+std::optional<PoolHandle> VectorPool<T>::emplace_with_growth(Args&&... args) {
+  const auto started = Clock::now();
+  const std::uint32_t index = capacity_;  // used_ == capacity_ and the free list is empty
+  if (capacity_ >= policy_.max_capacity) {
+    ++counters_.failed_emplaces;
+    return std::nullopt;
+  }
+  const std::size_t old_capacity = capacity_;
+
+  if (policy_.storage == StorageMode::stable) {
+    std::optional<Page> page;
+    try {
+      pages_.reserve(pages_.size() + 1);  // so the push_back below cannot throw
+      page.emplace(stable_page_length(pages_.size(), policy_.page_slots), fresh_generation_);
+    } catch (const std::bad_alloc&) {
+      ++counters_.failed_emplaces;
+      return std::nullopt;
+    }
+    construct_into(page->raw(0), std::forward<Args>(args)...);
+    const std::size_t bytes = page->bytes();
+    const std::size_t slots = page->slot_count();
+    pages_.push_back(std::move(*page));
+    capacity_ = static_cast<std::uint32_t>(std::min(old_capacity + slots, policy_.max_capacity));
+    const PoolHandle handle = commit_emplace(index, false);
+    announce(GrowthEvent{old_capacity, capacity_, bytes, 0, false,
+                         std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
+    return handle;
+  }
+
+  if (iterating_ != 0) {  // relocation would pull the objects out from under for_each
+    ENGINE_POOL_ASSERT(false, "emplace() needs a relocating growth inside for_each/erase_if; reserve() first or use stable storage");
+    ++counters_.failed_emplaces;
+    return std::nullopt;
+  }
+  Layout layout;
+  try {
+    layout = make_layout(StorageMode::contiguous, 0, next_contiguous_capacity());
+  } catch (const std::bad_alloc&) {
+    ++counters_.failed_emplaces;
+    return std::nullopt;
+  }
+  Page& target = layout.pages.front();
+  construct_into(target.raw(index), std::forward<Args>(args)...);
+  std::size_t moved = 0;
+  if constexpr (std::is_nothrow_move_constructible_v<T>) {
+    moved = relocate_into(layout);
+  } else {
+    try {
+      moved = relocate_into(layout);
+    } catch (...) {
+      target.object(index)->~T();
+      throw;
+    }
+  }
+  copy_meta_into(layout, capacity_);
+  const std::size_t bytes = layout.bytes;
+  adopt(std::move(layout));
+  const PoolHandle handle = commit_emplace(index, false);
+  announce(GrowthEvent{old_capacity, capacity_, bytes, moved, moved != 0,
+                       std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
+  return handle;
+}
+
+template <class T>
+template <class... Args>
+PoolPtr<T> VectorPool<T>::acquire(Args&&... args) {
+  const std::optional<PoolHandle> handle = emplace(std::forward<Args>(args)...);
+  return handle ? PoolPtr<T>(*this, *handle) : PoolPtr<T>();
+}
+
+template <class T>
+void VectorPool<T>::release_slot(std::uint32_t index) noexcept {
+  Page& page = pages_[page_of(index)];
+  const std::size_t offset = offset_of(index);
+  page.object(offset)->~T();
+  detail::mark_slot_released(page.raw(offset), sizeof(T));
+  Meta& m = page.meta(offset);
+  m.generation += 1u;  // odd (live) -> even (free): every handle to it is stale now
+  m.next_free = free_head_;
+  free_head_ = index;
+  page.clear_occupied(offset);
+  --page.live;
+  --live_;
+  ++counters_.releases;
+}
+
+template <class T>
+bool VectorPool<T>::refuse_mid_pass(const char* what) noexcept {
+  if (iterating_ == 0) return false;
+  ENGINE_POOL_ASSERT(iterating_ == 0, what);
+  ++counters_.refused_during_iteration;
+  return true;
+}
+
+template <class T>
+bool VectorPool<T>::release(PoolHandle handle) noexcept {
+  if (refuse_mid_pass("release() inside for_each/erase_if; use release_later() + flush_releases() or erase_if()")) {
+    return false;
+  }
+  if (!is_live(handle)) {
+    ++counters_.failed_releases;
+    ENGINE_POOL_ASSERT(handle.is_null(), "release() of a stale, foreign or already released handle");
+    return false;
+  }
+  release_slot(handle.index);
+  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after release");
+  return true;
+}
+
+template <class T>
+void VectorPool<T>::release_later(PoolHandle handle) {
+  ENGINE_POOL_ASSERT(is_live(handle), "release_later() of a null, stale, foreign or already released handle");
+  pending_.push_back(handle);
+}
+
+template <class T>
+std::size_t VectorPool<T>::flush_releases() noexcept {
+  if (refuse_mid_pass("flush_releases() inside for_each/erase_if; flush after the pass")) return 0;
+  std::size_t released = 0;
+  for (const PoolHandle handle : pending_) {
+    if (is_live(handle)) {  // a handle queued twice in one frame dies once
+      release_slot(handle.index);
+      ++released;
+    } else {
+      ++counters_.failed_releases;
+    }
+  }
+  pending_.clear();
+  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after flush_releases");
+  return released;
+}
+
+template <class T>
+template <class Pred>
+std::size_t VectorPool<T>::erase_if(Pred pred) {
+  if (refuse_mid_pass("erase_if() inside for_each/erase_if; it would release mid-pass")) return 0;
+  doomed_.clear();
+  {
+    IterationScope scope(*this);
+    for_each([&](PoolHandle handle, T& object) {
+      bool doomed;
+      if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
+        doomed = static_cast<bool>(pred(handle, object));
+      } else {
+        doomed = static_cast<bool>(pred(object));
+      }
+      if (doomed) doomed_.push_back(handle.index);
+    });
+  }
+  // Highest index first, so the lowest freed slot ends on top of the LIFO and the pool
+  // refills from the front.
+  for (auto it = doomed_.rbegin(); it != doomed_.rend(); ++it) release_slot(*it);
+  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after erase_if");
+  return doomed_.size();
+}
+
+template <class T>
+void VectorPool<T>::clear() noexcept {
+  if (refuse_mid_pass("clear() inside for_each/erase_if")) return;
+  for (Page& page : pages_) {
+    if (page.live != 0) {
+      for (std::size_t w = 0; w < page.words(); ++w) {
+        for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+          const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
+          page.object(offset)->~T();
+          detail::mark_slot_released(page.raw(offset), sizeof(T));
+          page.meta(offset).generation += 1u;
+          ++counters_.releases;
+        }
+        page.occupied()[w] = 0;
+      }
+      page.live = 0;
+    }
+  }
+  // Every slot below used_ now has an even generation; handing them out again from 0 by
+  // bump index keeps the pool dense and in address order.
+  live_ = 0;
+  used_ = 0;
+  free_head_ = npos;
+  pending_.clear();
+  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after clear");
+}
+
+// ===== Access ============================================================================
+
+template <class T>
+const T* VectorPool<T>::get(PoolHandle handle) const noexcept {
+  if (!is_live(handle)) {
+    ++stale_gets_;
+    return nullptr;
+  }
+  return pages_[page_of(handle.index)].object(offset_of(handle.index));
+}
+
+template <class T>
+T* VectorPool<T>::get(PoolHandle handle) noexcept {
+  return const_cast<T*>(static_cast<const VectorPool&>(*this).get(handle));
+}
+
+template <class T>
+bool VectorPool<T>::contains(PoolHandle handle) const noexcept {
+  return is_live(handle);
+}
+
+template <class T>
+PoolHandle VectorPool<T>::handle_at(std::size_t index) const noexcept {
+  if (index >= capacity_) return PoolHandle{};
+  const auto i = static_cast<std::uint32_t>(index);
+  const std::uint32_t generation = meta(i).generation;
+  return detail::is_live_generation(generation) ? PoolHandle{i, generation} : PoolHandle{};
+}
+
+template <class T>
+void VectorPool<T>::active_indices(std::vector<std::uint32_t>& out) const {
+  out.clear();
+  out.reserve(live_);
+  for (std::size_t p = 0; p < pages_.size(); ++p) {
+    const Page& page = pages_[p];
+    const auto base = static_cast<std::uint32_t>(p << shift_);
+    for (std::size_t w = 0; w < page.words(); ++w) {
+      for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+        out.push_back(base + static_cast<std::uint32_t>(w * detail::bits_per_word +
+                                                        detail::lowest_bit(bits)));
+      }
+    }
+  }
+}
+
+template <class T>
+std::vector<std::uint32_t> VectorPool<T>::active_indices() const {
+  std::vector<std::uint32_t> out;
+  active_indices(out);
+  return out;
+}
+
+// ===== Iteration =========================================================================
+
+template <class T>
+typename VectorPool<T>::iterator VectorPool<T>::begin() noexcept {
+  return iterator(*this);
+}
+template <class T>
+typename VectorPool<T>::iterator VectorPool<T>::end() noexcept {
+  iterator it;
+  it.pool_ = this;
+  it.page_ = pages_.size();
+  it.epoch_ = storage_epoch_;
+  return it;
+}
+template <class T>
+typename VectorPool<T>::const_iterator VectorPool<T>::begin() const noexcept {
+  return const_iterator(*this);
+}
+template <class T>
+typename VectorPool<T>::const_iterator VectorPool<T>::end() const noexcept {
+  const_iterator it;
+  it.pool_ = this;
+  it.page_ = pages_.size();
+  it.epoch_ = storage_epoch_;
+  return it;
+}
+
+// The hot loop: per page, per word, per set bit. Page data pointers are read once per page
+// (stable growth inside f may reallocate pages_, but never a page's buffers), and the word
+// is read once: releases are refused during the pass, so it cannot lose bits under us.
+template <class T>
+template <class Self, class F>
+void VectorPool<T>::visit_live(Self& self, F& f) {
+  using Ref = std::conditional_t<std::is_const_v<Self>, const T&, T&>;
+  IterationScope scope(self);
+  for (std::size_t p = 0; p < self.pages_.size(); ++p) {
+    auto& page = self.pages_[p];
+    if (page.live == 0) continue;
+    auto* const slots = page.slots();
+    const std::uint64_t* const occupied = page.occupied();
+    const std::size_t words = page.words();
+    const auto base = static_cast<std::uint32_t>(p << self.shift_);
+    for (std::size_t w = 0; w < words; ++w) {
+      for (std::uint64_t bits = occupied[w]; bits != 0; bits &= bits - 1) {
+        const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
+        Ref object = *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(slots[offset].bytes));
+        if constexpr (std::is_invocable_v<F&, PoolHandle, Ref>) {
+          f(PoolHandle{base + static_cast<std::uint32_t>(offset),
+                       self.pages_[p].meta(offset).generation},
+            object);
+        } else {
+          f(object);
+        }
+      }
+    }
+  }
+}
+
+template <class T>
+template <class F>
+void VectorPool<T>::for_each(F&& f) {
+  visit_live(*this, f);
+}
+
+template <class T>
+template <class F>
+void VectorPool<T>::for_each(F&& f) const {
+  visit_live(*this, f);
+}
+
+// ===== Growth, layouts and migration =====================================================
+
+template <class T>
+std::size_t VectorPool<T>::next_contiguous_capacity() const noexcept {
+  const std::size_t grown = policy_.growth_step == 0
+                                ? std::max<std::size_t>(std::size_t{capacity_} * 2, 16)
+                                : std::size_t{capacity_} + policy_.growth_step;
+  return std::min(grown, policy_.max_capacity);
+}
+
+// Pages are page_slots long, except one cut short by max_capacity (kept a multiple of 64).
+template <class T>
+std::size_t VectorPool<T>::stable_page_length(std::size_t page_number,
+                                              std::size_t page_slots) const noexcept {
+  const std::size_t first = page_number * page_slots;
+  return std::min(page_slots, detail::round_up_to_word(policy_.max_capacity - first));
+}
+
+template <class T>
+typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std::size_t page_slots,
+                                                          std::size_t slots) const {
+  Layout layout;
+  if (mode == StorageMode::contiguous) {
+    layout.capacity = static_cast<std::uint32_t>(slots);
+    if (slots != 0) {
+      layout.pages.reserve(1);
+      layout.pages.emplace_back(slots, fresh_generation_);
+      layout.bytes = layout.pages.back().bytes();
+    }
+    return layout;
+  }
+  layout.shift = detail::log2_exact(page_slots);
+  layout.mask = static_cast<std::uint32_t>(page_slots - 1);
+  const std::size_t page_count = (slots + page_slots - 1) / page_slots;
+  layout.pages.reserve(page_count);
+  std::size_t total = 0;
+  for (std::size_t p = 0; p < page_count; ++p) {
+    layout.pages.emplace_back(stable_page_length(p, page_slots), fresh_generation_);
+    total += layout.pages.back().slot_count();
+    layout.bytes += layout.pages.back().bytes();
+  }
+  layout.capacity = static_cast<std::uint32_t>(std::min(total, policy_.max_capacity));
+  return layout;
+}
+
+// Moves every live object to the same index in `target`, in address order. Nothrow moves
+// go one pass (move, destroy). Otherwise copies when T can copy (strong guarantee: on an
+// exception the copies are destroyed and the originals are untouched), else moves (the
+// originals are left moved-from but alive, the pool consistent). Originals die afterwards.
+template <class T>
+std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
+    std::is_nothrow_move_constructible_v<T>) {
+  auto destination = [&target](std::uint32_t index) -> Page& {
+    return target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift)];
+  };
+  std::size_t moved = 0;
+  for (std::size_t p = 0; p < pages_.size(); ++p) {
+    Page& page = pages_[p];
+    const auto base = static_cast<std::uint32_t>(p << shift_);
+    for (std::size_t w = 0; w < page.words() && page.live != 0; ++w) {
+      for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+        const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
+        const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
+        Page& to = destination(index);
+        const std::size_t to_offset = index & target.mask;
+        void* where = to.raw(to_offset);
+        detail::unpoison_bytes(where, sizeof(T));
+        if constexpr (std::is_nothrow_move_constructible_v<T>) {
+          ::new (where) T(std::move(*page.object(offset)));
+          page.object(offset)->~T();
+        } else {
+          try {
+            ::new (where) T(std::move_if_noexcept(*page.object(offset)));
+          } catch (...) {
+            detail::poison_bytes(where, sizeof(T));
+            // Undo: destroy the `moved` copies already made (they are the first live ones).
+            std::size_t undone = 0;
+            for (Page& dst : target.pages) {
+              for (std::size_t dw = 0; dw < dst.words() && undone < moved; ++dw) {
+                for (std::uint64_t b = dst.occupied()[dw]; b != 0 && undone < moved; b &= b - 1) {
+                  dst.object(dw * detail::bits_per_word + detail::lowest_bit(b))->~T();
+                  ++undone;
+                }
+                dst.occupied()[dw] = 0;
+              }
+            }
+            throw;
+          }
+        }
+        to.set_occupied(to_offset);
+        ++to.live;
+        ++moved;
+      }
+    }
+  }
+  if constexpr (!std::is_nothrow_move_constructible_v<T>) {
+    destroy_all_objects();
+  }
+  return moved;
+}
+
+// Generations and free links of slots [0, slots) carry over; links are global indices, so
+// they stay right in any layout. Copied in runs bounded by both layouts' page edges.
+template <class T>
+void VectorPool<T>::copy_meta_into(Layout& target, std::uint32_t slots) const noexcept {
+  std::uint32_t index = 0;
+  while (index < slots) {
+    const Page& from = pages_[page_of(index)];
+    const std::size_t from_offset = offset_of(index);
+    Page& to = target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift)];
+    const std::size_t to_offset = index & target.mask;
+    const std::size_t run = std::min({from.slot_count() - from_offset, to.slot_count() - to_offset,
+                                      std::size_t{slots - index}});
+    std::copy(from.meta_data() + from_offset, from.meta_data() + from_offset + run,
+              to.meta_data() + to_offset);
+    index += static_cast<std::uint32_t>(run);
+  }
+}
+
+template <class T>
+void VectorPool<T>::adopt(Layout&& layout) noexcept {
+  pages_ = std::move(layout.pages);
+  shift_ = layout.shift;
+  mask_ = layout.mask;
+  capacity_ = layout.capacity;
+  ++storage_epoch_;
+}
+
+template <class T>
+bool VectorPool<T>::grow_stable_by_pages(std::size_t count) {
+  std::vector<Page> added;
+  try {
+    pages_.reserve(pages_.size() + count);
+    added.reserve(count);
+    for (std::size_t p = 0; p < count; ++p) {
+      added.emplace_back(stable_page_length(pages_.size() + p, policy_.page_slots), fresh_generation_);
+    }
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  std::size_t slots = 0;
+  for (Page& page : added) {
+    slots += page.slot_count();
+    pages_.push_back(std::move(page));
+  }
+  capacity_ = static_cast<std::uint32_t>(std::min(std::size_t{capacity_} + slots, policy_.max_capacity));
+  return true;
+}
+
+template <class T>
+bool VectorPool<T>::reserve(std::size_t slots) {
+  if (slots <= capacity_) return true;
+  if (slots > policy_.max_capacity) return false;
+  const auto started = Clock::now();
+  const std::size_t old_capacity = capacity_;
+  if (policy_.storage == StorageMode::stable) {
+    const std::size_t pages_needed = (slots + policy_.page_slots - 1) / policy_.page_slots;
+    const std::size_t bytes_before = stats().bytes_held;
+    if (!grow_stable_by_pages(pages_needed - pages_.size())) return false;
+    announce(GrowthEvent{old_capacity, capacity_, stats().bytes_held - bytes_before, 0, false,
+                         std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
+    return true;
+  }
+  if (refuse_mid_pass("reserve() would relocate objects inside for_each/erase_if")) return false;
+  Layout layout;
+  try {
+    layout = make_layout(StorageMode::contiguous, 0, slots);
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  const std::size_t moved = relocate_into(layout);
+  copy_meta_into(layout, capacity_);
+  const std::size_t bytes = layout.bytes;
+  adopt(std::move(layout));
+  announce(GrowthEvent{old_capacity, capacity_, bytes, moved, moved != 0,
+                       std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
+  return true;
+}
+
+// Slots about to disappear take their generations with them; new slots later created at
+// the same indices must start above every generation a stale handle could still carry.
+template <class T>
+void VectorPool<T>::retire_generations(std::uint32_t first, std::uint32_t last) noexcept {
+  std::uint32_t highest_age = fresh_generation_ - seed_;
+  for (std::uint32_t index = first; index < last; ++index) {
+    highest_age = std::max(highest_age, meta(index).generation - seed_);
+  }
+  fresh_generation_ = seed_ + ((highest_age + 2u) & ~1u);
+}
+
+// Free slots below used_, pushed highest first so the lowest index is reused first.
+template <class T>
+void VectorPool<T>::rebuild_free_list() noexcept {
+  free_head_ = npos;
+  for (std::uint32_t index = used_; index-- > 0;) {
+    Meta& m = meta(index);
+    if (!detail::is_live_generation(m.generation)) {
+      m.next_free = free_head_;
+      free_head_ = index;
+    }
+  }
+}
+
+template <class T>
+void VectorPool<T>::shrink_to_fit() {
+  if (refuse_mid_pass("shrink_to_fit() inside for_each/erase_if")) return;
+  if (policy_.storage == StorageMode::stable) {
+    std::size_t keep = pages_.size();
+    while (keep > 0 && pages_[keep - 1].live == 0) --keep;
+    if (keep == pages_.size()) return;
+    const auto first_dropped = static_cast<std::uint32_t>(keep << shift_);
+    retire_generations(first_dropped, capacity_);
+    pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(keep), pages_.end());
+    capacity_ = first_dropped;
+    used_ = std::min(used_, capacity_);
+    rebuild_free_list();
+  } else {
+    std::uint32_t high = 0;  // one past the last live slot
+    if (!pages_.empty()) {
+      const Page& page = pages_.front();
+      for (std::size_t w = page.words(); w-- > 0;) {
+        if (const std::uint64_t bits = page.occupied()[w]; bits != 0) {
+          high = static_cast<std::uint32_t>(w * detail::bits_per_word + detail::highest_bit(bits) + 1);
+          break;
+        }
+      }
+    }
+    if (high == capacity_) return;
+    Layout layout = make_layout(StorageMode::contiguous, 0, high);  // smaller: bad_alloc propagates, pool unchanged
+    relocate_into(layout);
+    copy_meta_into(layout, high);
+    retire_generations(high, capacity_);
+    adopt(std::move(layout));
+    used_ = std::min(used_, high);
+    rebuild_free_list();
+  }
+  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after shrink_to_fit");
+}
+
+template <class T>
+bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
+  if (refuse_mid_pass("set_policy() inside for_each/erase_if")) return false;
+  const GrowthPolicy next = normalized(requested);
+  if (next.max_capacity < capacity_) return false;
+  const bool same_layout = next.storage == policy_.storage &&
+                           (next.storage == StorageMode::contiguous || next.page_slots == policy_.page_slots);
+  if (same_layout) {
+    policy_ = next;
+    return true;
+  }
+  const auto started = Clock::now();
+  const std::size_t old_capacity = capacity_;
+  const GrowthPolicy previous = policy_;
+  policy_ = next;  // make_layout reads max_capacity from policy_
+  Layout layout;
+  try {
+    layout = make_layout(next.storage, next.page_slots, capacity_);
+  } catch (const std::bad_alloc&) {
+    policy_ = previous;
+    return false;
+  }
+  std::size_t moved = 0;
+  try {
+    moved = relocate_into(layout);
+  } catch (...) {
+    policy_ = previous;
+    throw;
+  }
+  copy_meta_into(layout, capacity_);
+  const std::size_t bytes = layout.bytes;
+  adopt(std::move(layout));
+  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after set_policy");
+  announce(GrowthEvent{old_capacity, capacity_, bytes, moved, moved != 0,
+                       std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
+  return true;
+}
+
+template <class T>
+void VectorPool<T>::announce(const GrowthEvent& event) {
+  ++counters_.growth_events;
+  if (listener_) listener_(event);
+}
+
+template <class T>
+void VectorPool<T>::set_growth_listener(GrowthListener listener) {
+  listener_ = std::move(listener);
+}
+
+// ===== Statistics and validation =========================================================
+
+template <class T>
+PoolStats VectorPool<T>::stats() const noexcept {
+  PoolStats s;
+  s.live = live_;
+  s.capacity = capacity_;
+  s.free = capacity_ - live_;
+  s.peak_live = counters_.peak_live;
+  s.bytes_held = pages_.capacity() * sizeof(Page) + pending_.capacity() * sizeof(PoolHandle) +
+                 doomed_.capacity() * sizeof(std::uint32_t);
+  for (const Page& page : pages_) s.bytes_held += page.bytes();
+  s.emplaces = counters_.emplaces;
+  s.releases = counters_.releases;
+  s.failed_emplaces = counters_.failed_emplaces;
+  s.failed_releases = counters_.failed_releases;
+  s.stale_gets = stale_gets_;
+  s.refused_during_iteration = counters_.refused_during_iteration;
+  s.growth_events = counters_.growth_events;
+  return s;
+}
+
+template <class T>
+bool VectorPool<T>::validate() const {
+  if (used_ > capacity_ || live_ > used_) return false;
+  std::size_t slots = 0, live = 0;
+  for (std::size_t p = 0; p < pages_.size(); ++p) {
+    const Page& page = pages_[p];
+    if (policy_.storage == StorageMode::stable && (p << shift_) != slots) return false;
+    std::size_t page_live = 0;
+    for (std::size_t offset = 0; offset < page.slot_count(); ++offset) {
+      const bool occupied = page.is_occupied(offset);
+      if (occupied != detail::is_live_generation(page.meta(offset).generation)) return false;
+      if (occupied && slots + offset >= used_) return false;
+      page_live += occupied ? 1 : 0;
+    }
+    if (page_live != page.live) return false;
+    live += page_live;
+    slots += page.slot_count();
+  }
+  if (live != live_ || slots < capacity_) return false;
+  std::vector<bool> seen(used_, false);
+  std::size_t free_count = 0;
+  for (std::uint32_t index = free_head_; index != npos; index = meta(index).next_free) {
+    if (index >= used_ || seen[index]) return false;  // out of range or a cycle
+    if (detail::is_live_generation(meta(index).generation)) return false;
+    seen[index] = true;
+    ++free_count;
+  }
+  return free_count == used_ - live_;
+}
+
+}  // namespace engine

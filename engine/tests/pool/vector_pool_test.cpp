@@ -1,0 +1,359 @@
+// VectorPool<T>: the public API, in both storage modes.
+#include <engine/pool/vector_pool.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/instance_tracker.hpp"
+
+namespace {
+
+using engine::GrowthEvent;
+using engine::GrowthPolicy;
+using engine::PoolHandle;
+using engine::StorageMode;
+using engine::VectorPool;
+using pool_test::Lifetimes;
+using pool_test::Tracked;
+
+GrowthPolicy small_policy(StorageMode mode, std::size_t initial = 4) {
+  GrowthPolicy p;
+  p.initial_capacity = initial;
+  p.storage = mode;
+  p.page_slots = 64;
+  return p;
+}
+
+class VectorPoolModes : public ::testing::TestWithParam<StorageMode> {
+ protected:
+  void SetUp() override { Lifetimes::reset(); }
+  void TearDown() override { EXPECT_EQ(Lifetimes::bad_destructions, 0); }
+};
+
+std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
+  return info.param == StorageMode::contiguous ? "Contiguous" : "Stable";
+}
+
+TEST_P(VectorPoolModes, EmplaceConstructsInPlaceAndGetReachesIt) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  const auto h = pool.emplace(42);
+  ASSERT_TRUE(h.has_value());
+  EXPECT_FALSE(h->is_null());
+  ASSERT_NE(pool.get(*h), nullptr);
+  EXPECT_EQ(pool.get(*h)->value(), 42);
+  EXPECT_TRUE(pool.contains(*h));
+  EXPECT_EQ(pool.size(), 1u);
+  EXPECT_FALSE(pool.empty());
+  EXPECT_EQ(Lifetimes::constructed, 1);  // built in place: no temporary, no copy, no move
+  EXPECT_EQ(Lifetimes::copies + Lifetimes::moves, 0);
+}
+
+TEST_P(VectorPoolModes, ReleaseDestroysOnceAndTheHandleGoesStale) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  const PoolHandle h = *pool.emplace(1);
+  EXPECT_TRUE(pool.release(h));
+  EXPECT_EQ(Lifetimes::destroyed, 1);
+  EXPECT_EQ(pool.get(h), nullptr);
+  EXPECT_FALSE(pool.contains(h));
+  EXPECT_EQ(pool.size(), 0u);
+  EXPECT_EQ(pool.stats().stale_gets, 1u);
+}
+
+TEST_P(VectorPoolModes, ReusedSlotGetsANewGenerationSoOldHandlesMissIt) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  const PoolHandle first = *pool.emplace(1);
+  ASSERT_TRUE(pool.release(first));
+  const PoolHandle second = *pool.emplace(2);
+  EXPECT_EQ(second.index, first.index);  // LIFO: the freed slot comes back first
+  EXPECT_NE(second.generation, first.generation);
+  EXPECT_EQ(pool.get(first), nullptr);
+  EXPECT_EQ(pool.get(second)->value(), 2);
+}
+
+TEST_P(VectorPoolModes, NullAndOutOfRangeHandlesAreRefused) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  pool.emplace(1);
+  EXPECT_EQ(pool.get(PoolHandle{}), nullptr);
+  EXPECT_EQ(pool.get(PoolHandle{1000000, 1}), nullptr);
+  EXPECT_FALSE(pool.contains(PoolHandle{0, 0}));
+  EXPECT_FALSE(pool.release(PoolHandle{}));  // null is refused quietly, even in debug
+  EXPECT_EQ(pool.stats().failed_releases, 1u);
+}
+
+TEST_P(VectorPoolModes, ForeignHandlesAreRefused) {
+  VectorPool<Tracked> a(small_policy(GetParam()));
+  VectorPool<Tracked> b(small_policy(GetParam()));
+  std::vector<PoolHandle> from_a;
+  for (int i = 0; i < 50; ++i) {
+    from_a.push_back(*a.emplace(i));
+    b.emplace(i);
+  }
+  for (const PoolHandle h : from_a) {
+    EXPECT_FALSE(b.contains(h)) << "index " << h.index;
+    EXPECT_TRUE(a.contains(h));
+  }
+}
+
+TEST_P(VectorPoolModes, IterationVisitsLiveObjectsInAddressOrder) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 300; ++i) handles.push_back(*pool.emplace(i));
+  for (int i = 0; i < 300; i += 3) pool.release(handles[static_cast<std::size_t>(i)]);
+  const Tracked* previous = nullptr;
+  std::vector<int> seen;
+  for (Tracked& t : pool) {
+    if (GetParam() == StorageMode::contiguous && previous != nullptr) {
+      EXPECT_LT(previous, &t);
+    }
+    previous = &t;
+    seen.push_back(t.value());
+  }
+  std::vector<int> expected;
+  for (int i = 0; i < 300; ++i) {
+    if (i % 3 != 0) expected.push_back(i);
+  }
+  EXPECT_EQ(seen, expected);  // slot order == emplace order here, minus the released ones
+
+  std::vector<int> by_for_each;
+  pool.for_each([&](Tracked& t) { by_for_each.push_back(t.value()); });
+  EXPECT_EQ(by_for_each, expected);
+
+  std::vector<std::uint32_t> indices = pool.active_indices();
+  EXPECT_TRUE(std::is_sorted(indices.begin(), indices.end()));
+  EXPECT_EQ(indices.size(), expected.size());
+}
+
+TEST_P(VectorPoolModes, ForEachWithHandleGivesTheLiveHandle) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 100; ++i) handles.push_back(*pool.emplace(i));
+  std::vector<PoolHandle> seen;
+  pool.for_each([&](PoolHandle h, Tracked& t) {
+    EXPECT_EQ(pool.get(h), &t);
+    seen.push_back(h);
+  });
+  EXPECT_EQ(seen, handles);
+  const VectorPool<Tracked>& view = pool;
+  int sum = 0;
+  view.for_each([&](const Tracked& t) { sum += t.value(); });
+  EXPECT_EQ(sum, 99 * 100 / 2);
+}
+
+TEST_P(VectorPoolModes, RangeForToleratesReleasingTheCurrentAndLaterObjects) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 130; ++i) handles.push_back(*pool.emplace(i));
+  std::vector<int> seen;
+  for (auto it = pool.begin(); it != pool.end(); ++it) {
+    seen.push_back(it->value());
+    const auto i = static_cast<std::size_t>(it->value());
+    if (i + 1 < handles.size()) pool.release(handles[i + 1]);  // the next one never shows up
+  }
+  for (int v : seen) EXPECT_EQ(v % 2, 0);
+  EXPECT_EQ(seen.size(), 65u);
+  EXPECT_EQ(Lifetimes::live(), 65);
+}
+
+TEST_P(VectorPoolModes, ReleaseInsideForEachIsRefusedAndCounted) {
+#if ENGINE_POOL_DEBUG
+  GTEST_SKIP() << "debug builds abort on this; vector_pool_release_mode_test covers it";
+#else
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  const PoolHandle h = *pool.emplace(1);
+  pool.for_each([&](Tracked&) { EXPECT_FALSE(pool.release(h)); });
+  EXPECT_TRUE(pool.contains(h));
+  EXPECT_EQ(pool.stats().refused_during_iteration, 1u);
+#endif
+}
+
+TEST_P(VectorPoolModes, ReleaseLaterDefersUntilFlush) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 10; ++i) handles.push_back(*pool.emplace(i));
+  pool.for_each([&](PoolHandle h, Tracked& t) {
+    if (t.value() % 2 == 0) pool.release_later(h);
+  });
+  EXPECT_EQ(pool.size(), 10u);  // nothing died mid-pass
+  pool.release_later(handles[0]);  // queued twice: dies once
+  EXPECT_EQ(pool.flush_releases(), 5u);
+  EXPECT_EQ(pool.size(), 5u);
+  EXPECT_EQ(Lifetimes::live(), 5);
+  EXPECT_EQ(pool.stats().failed_releases, 1u);
+  EXPECT_EQ(pool.flush_releases(), 0u);
+}
+
+TEST_P(VectorPoolModes, EraseIfReleasesMatchesAfterThePass) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 200; ++i) handles.push_back(*pool.emplace(i));
+  std::size_t visited = 0;
+  const std::size_t erased = pool.erase_if([&](const Tracked& t) {
+    ++visited;
+    EXPECT_EQ(Lifetimes::live(), 200);  // releases wait for the end of the pass
+    return t.value() % 4 == 1;
+  });
+  EXPECT_EQ(visited, 200u);
+  EXPECT_EQ(erased, 50u);
+  EXPECT_EQ(pool.size(), 150u);
+  EXPECT_EQ(Lifetimes::live(), 150);
+  for (std::size_t i = 0; i < handles.size(); ++i) EXPECT_EQ(pool.contains(handles[i]), i % 4 != 1);
+  const std::size_t by_handle = pool.erase_if([&](PoolHandle h, Tracked&) { return h == handles[0]; });
+  EXPECT_EQ(by_handle, 1u);
+  EXPECT_FALSE(pool.contains(handles[0]));
+}
+
+TEST_P(VectorPoolModes, StatsCountWhatHappened) {
+  VectorPool<Tracked> pool(small_policy(GetParam(), 64));
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 10; ++i) handles.push_back(*pool.emplace(i));
+  for (int i = 0; i < 4; ++i) pool.release(handles[static_cast<std::size_t>(i)]);
+  pool.get(handles[0]);
+  const engine::PoolStats s = pool.stats();
+  EXPECT_EQ(s.live, 6u);
+  EXPECT_EQ(s.capacity, pool.capacity());
+  EXPECT_EQ(s.free, s.capacity - 6u);
+  EXPECT_EQ(s.peak_live, 10u);
+  EXPECT_EQ(s.emplaces, 10u);
+  EXPECT_EQ(s.releases, 4u);
+  EXPECT_EQ(s.stale_gets, 1u);
+  EXPECT_EQ(s.failed_emplaces, 0u);
+  EXPECT_EQ(s.growth_events, 0u);
+  EXPECT_GE(s.bytes_held, s.capacity * sizeof(Tracked));
+}
+
+TEST_P(VectorPoolModes, GrowthListenerHearsEveryGrowth) {
+  VectorPool<Tracked> pool(small_policy(GetParam(), 16));
+  std::vector<GrowthEvent> events;
+  pool.set_growth_listener([&](const GrowthEvent& e) { events.push_back(e); });
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 1000; ++i) handles.push_back(*pool.emplace(i));
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(pool.stats().growth_events, events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    EXPECT_LT(events[i].old_capacity, events[i].new_capacity);
+    EXPECT_GT(events[i].bytes_allocated, 0u);
+    EXPECT_GE(events[i].microseconds, 0.0);
+    if (i > 0) {
+      EXPECT_EQ(events[i].old_capacity, events[i - 1].new_capacity);
+    }
+    if (GetParam() == StorageMode::stable) {
+      EXPECT_FALSE(events[i].relocated);
+      EXPECT_EQ(events[i].relocated_objects, 0u);
+      EXPECT_EQ(events[i].new_capacity - events[i].old_capacity, 64u);  // one page per growth
+    } else {
+      EXPECT_TRUE(events[i].relocated);
+      EXPECT_EQ(events[i].relocated_objects, events[i].old_capacity);  // it grew because it was full
+    }
+  }
+  EXPECT_EQ(events.back().new_capacity, pool.capacity());
+  for (std::size_t i = 0; i < handles.size(); ++i) EXPECT_EQ(pool.get(handles[i])->value(), static_cast<int>(i));
+}
+
+TEST_P(VectorPoolModes, ReserveGrowsOnceAndKeepsHandles) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  const PoolHandle h = *pool.emplace(7);
+  EXPECT_TRUE(pool.reserve(1000));
+  EXPECT_GE(pool.capacity(), 1000u);
+  EXPECT_EQ(pool.stats().growth_events, 1u);
+  EXPECT_EQ(pool.get(h)->value(), 7);
+  EXPECT_TRUE(pool.reserve(10));  // already enough: nothing happens
+  EXPECT_EQ(pool.stats().growth_events, 1u);
+}
+
+TEST_P(VectorPoolModes, ClearDestroysEverythingOnceAndStalesHandles) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 100; ++i) handles.push_back(*pool.emplace(i));
+  const std::size_t capacity = pool.capacity();
+  const long destroyed_before = Lifetimes::destroyed;  // growth moved (and destroyed) some
+  pool.clear();
+  EXPECT_EQ(Lifetimes::live(), 0);
+  EXPECT_EQ(Lifetimes::destroyed - destroyed_before, 100);
+  EXPECT_EQ(pool.size(), 0u);
+  EXPECT_EQ(pool.capacity(), capacity);
+  for (const PoolHandle h : handles) EXPECT_FALSE(pool.contains(h));
+  const PoolHandle again = *pool.emplace(5);
+  EXPECT_EQ(again.index, 0u);  // refills from the front
+  for (const PoolHandle h : handles) EXPECT_FALSE(pool.contains(h));
+  EXPECT_TRUE(pool.validate());
+}
+
+TEST_P(VectorPoolModes, ShrinkToFitKeepsLiveObjectsAndHandles) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 500; ++i) handles.push_back(*pool.emplace(i));
+  for (std::size_t i = 100; i < 500; ++i) pool.release(handles[i]);
+  pool.shrink_to_fit();
+  EXPECT_LT(pool.capacity(), 500u);
+  EXPECT_GE(pool.capacity(), 100u);
+  for (std::size_t i = 0; i < 100; ++i) EXPECT_EQ(pool.get(handles[i])->value(), static_cast<int>(i));
+  for (std::size_t i = 100; i < 500; ++i) EXPECT_FALSE(pool.contains(handles[i]));
+  // Slots re-created at trimmed indices must not revive the old handles.
+  for (int i = 0; i < 400; ++i) pool.emplace(-i);
+  for (std::size_t i = 100; i < 500; ++i) EXPECT_FALSE(pool.contains(handles[i])) << i;
+  EXPECT_TRUE(pool.validate());
+  EXPECT_EQ(Lifetimes::live(), 500);
+}
+
+TEST_P(VectorPoolModes, ShrinkToFitOfAnEmptyPoolFreesEverything) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  const PoolHandle h = *pool.emplace(1);
+  pool.release(h);
+  pool.shrink_to_fit();
+  EXPECT_EQ(pool.capacity(), 0u);
+  const PoolHandle again = *pool.emplace(2);  // and it grows back from nothing
+  EXPECT_EQ(pool.get(again)->value(), 2);
+  EXPECT_FALSE(pool.contains(h));
+}
+
+TEST_P(VectorPoolModes, MoveTransfersObjectsAndHandles) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  const PoolHandle h = *pool.emplace(3);
+  VectorPool<Tracked> moved(std::move(pool));
+  EXPECT_EQ(moved.get(h)->value(), 3);
+  EXPECT_EQ(Lifetimes::live(), 1);
+  EXPECT_EQ(pool.size(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty and usable
+  const PoolHandle other = *pool.emplace(4);
+  EXPECT_EQ(pool.get(other)->value(), 4);
+  VectorPool<Tracked> assigned(small_policy(GetParam()));
+  assigned.emplace(99);
+  assigned = std::move(moved);
+  EXPECT_EQ(assigned.get(h)->value(), 3);
+  EXPECT_EQ(Lifetimes::live(), 2);  // the 99 died in the assignment
+}
+
+TEST_P(VectorPoolModes, ZeroInitialCapacityGrowsOnFirstEmplace) {
+  GrowthPolicy p = small_policy(GetParam(), 0);
+  VectorPool<Tracked> pool(p);
+  EXPECT_EQ(pool.capacity(), 0u);
+  const PoolHandle h = *pool.emplace(1);
+  EXPECT_EQ(pool.get(h)->value(), 1);
+  EXPECT_GE(pool.capacity(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(BothModes, VectorPoolModes,
+                         ::testing::Values(StorageMode::contiguous, StorageMode::stable), mode_name);
+
+TEST(VectorPool, DefaultPolicyMatchesTheContract) {
+  VectorPool<int> pool;
+  EXPECT_EQ(pool.capacity(), 64u);
+  EXPECT_EQ(pool.policy().growth_step, 0u);
+  EXPECT_EQ(pool.policy().max_capacity, std::size_t{1} << 28);
+  EXPECT_EQ(pool.policy().storage, StorageMode::contiguous);
+}
+
+TEST(VectorPool, HandleAtAnswersForLiveSlotsOnly) {
+  VectorPool<int> pool;
+  const PoolHandle a = *pool.emplace(1);
+  const PoolHandle b = *pool.emplace(2);
+  pool.release(a);
+  EXPECT_TRUE(pool.handle_at(a.index).is_null());
+  EXPECT_EQ(pool.handle_at(b.index), b);
+  EXPECT_TRUE(pool.handle_at(1u << 30).is_null());
+}
+
+}  // namespace
