@@ -88,11 +88,13 @@ class ConcurrentPool {
   ConcurrentPoolStats stats() const noexcept;
 
  private:
-  struct Slot {
+  // The object comes last: AddressSanitizer can poison the tail of an 8-byte granule but
+  // not its head, so this order lets even a 4-byte T be poisoned while free.
+  struct alignas(alignof(T) > 8 ? alignof(T) : 8) Slot {
     explicit Slot(std::uint32_t generation_word) noexcept : generation(generation_word) {}
-    alignas(T) unsigned char storage[sizeof(T)];  // first, so poisoning never covers the links
-    std::atomic<std::uint32_t> generation;        // see detail/concurrent_generation.hpp
+    std::atomic<std::uint32_t> generation;  // see detail/concurrent_generation.hpp
     detail::FreeLinks links;
+    alignas(T) unsigned char storage[sizeof(T)];
   };
 
   struct LinkOf {  // how detail::ChainStack reaches a slot's links
