@@ -1,0 +1,170 @@
+// VectorPool<T> debug checks: every misuse the pool can detect aborts with a message that
+// names it. ENGINE_POOL_DEBUG is forced on here, so these run in release builds too (each
+// test executable is its own program, so this does not break the ODR of the others).
+#define ENGINE_POOL_DEBUG 1
+#define ENGINE_POOL_VALIDATE 1  // and every mutation re-checks all invariants
+#include <engine/pool/vector_pool.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "support/instance_tracker.hpp"
+
+namespace {
+
+using engine::GrowthPolicy;
+using engine::PoolHandle;
+using engine::PoolPtr;
+using engine::StorageMode;
+using engine::VectorPool;
+using pool_test::Tracked;
+
+static_assert(ENGINE_POOL_DEBUG == 1);
+
+GrowthPolicy policy(StorageMode mode, std::size_t initial = 8) {
+  GrowthPolicy p;
+  p.initial_capacity = initial;
+  p.storage = mode;
+  p.page_slots = 64;
+  return p;
+}
+
+class DebugChecks : public ::testing::TestWithParam<StorageMode> {
+ protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
+  return info.param == StorageMode::contiguous ? "Contiguous" : "Stable";
+}
+
+TEST_P(DebugChecks, MessageNamesFileAndLine) {
+  VectorPool<Tracked> pool(policy(GetParam()));
+  const PoolHandle h = *pool.emplace(1);
+  pool.release(h);
+  EXPECT_DEATH(pool.release(h), R"(vector_pool\.hpp:[0-9]+: engine pool check failed: )");
+}
+
+TEST_P(DebugChecks, DoubleReleaseAborts) {
+  VectorPool<Tracked> pool(policy(GetParam()));
+  const PoolHandle h = *pool.emplace(1);
+  EXPECT_TRUE(pool.release(h));
+  EXPECT_DEATH(pool.release(h), "release\\(\\) of a stale, foreign or already released handle");
+}
+
+TEST_P(DebugChecks, StaleHandleAfterReuseAborts) {
+  VectorPool<Tracked> pool(policy(GetParam()));
+  const PoolHandle old = *pool.emplace(1);
+  pool.release(old);
+  const PoolHandle reused = *pool.emplace(2);
+  ASSERT_EQ(reused.index, old.index);
+  EXPECT_DEATH(pool.release(old), "stale, foreign or already released");
+  EXPECT_EQ(pool.get(reused)->value(), 2);  // and the parent's object is untouched
+}
+
+TEST_P(DebugChecks, ForeignHandleAborts) {
+  VectorPool<Tracked> mine(policy(GetParam()));
+  VectorPool<Tracked> theirs(policy(GetParam()));
+  mine.emplace(1);
+  const PoolHandle foreign = *theirs.emplace(2);
+  EXPECT_DEATH(mine.release(foreign), "stale, foreign or already released");
+}
+
+TEST_P(DebugChecks, ReleaseInsideForEachAborts) {
+  VectorPool<Tracked> pool(policy(GetParam()));
+  const PoolHandle h = *pool.emplace(1);
+  EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.release(h); }),
+               "release\\(\\) inside for_each/erase_if; use release_later\\(\\)");
+}
+
+TEST_P(DebugChecks, ReleaseInsideEraseIfPredicateAborts) {
+  VectorPool<Tracked> pool(policy(GetParam()));
+  const PoolHandle h = *pool.emplace(1);
+  EXPECT_DEATH(pool.erase_if([&](Tracked&) { return pool.release(h); }), "release\\(\\) inside for_each/erase_if");
+}
+
+TEST_P(DebugChecks, NestedEraseIfAborts) {
+  VectorPool<Tracked> pool(policy(GetParam()));
+  pool.emplace(1);
+  EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.erase_if([](Tracked&) { return true; }); }),
+               "erase_if\\(\\) inside for_each/erase_if");
+}
+
+TEST_P(DebugChecks, FlushClearAndPolicyChangesInsideForEachAbort) {
+  VectorPool<Tracked> pool(policy(GetParam()));
+  pool.emplace(1);
+  EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.flush_releases(); }), "flush_releases\\(\\) inside for_each");
+  EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.clear(); }), "clear\\(\\) inside for_each");
+  EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.shrink_to_fit(); }), "shrink_to_fit\\(\\) inside for_each");
+  EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.set_policy(GrowthPolicy{}); }), "set_policy\\(\\) inside for_each");
+}
+
+TEST_P(DebugChecks, ReleaseLaterOfAStaleHandleAborts) {
+  VectorPool<Tracked> pool(policy(GetParam()));
+  const PoolHandle h = *pool.emplace(1);
+  pool.release(h);
+  EXPECT_DEATH(pool.release_later(h), "release_later\\(\\) of a null, stale, foreign or already released handle");
+}
+
+TEST_P(DebugChecks, DereferencingAnEmptyPoolPtrAborts) {
+  PoolPtr<Tracked> empty;
+  EXPECT_DEATH(static_cast<void>(empty->value()), "dereferenced an empty PoolPtr");
+  VectorPool<Tracked> pool(policy(GetParam()));
+  PoolPtr<Tracked> p = pool.acquire(1);
+  pool.release(p.handle());  // behind the PoolPtr's back
+  EXPECT_DEATH(static_cast<void>((*p).value()), "dereferenced an empty PoolPtr");
+  static_cast<void>(p.release());  // so its destructor does not double-release
+}
+
+TEST_P(DebugChecks, ReleasedSlotsHoldThePoisonPattern) {
+  if (engine::detail::asan_poisoning) GTEST_SKIP() << "ASan poisons the slot: reading it is the asan test's job";
+  VectorPool<Tracked> pool(policy(GetParam()));
+  const PoolHandle h = *pool.emplace(1);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(pool.get(h));
+  pool.release(h);
+  unsigned char copy[sizeof(Tracked)];
+  std::memcpy(copy, bytes, sizeof copy);  // the slot's storage outlives the object
+  for (unsigned char b : copy) EXPECT_EQ(b, engine::detail::released_byte);
+}
+
+INSTANTIATE_TEST_SUITE_P(BothModes, DebugChecks,
+                         ::testing::Values(StorageMode::contiguous, StorageMode::stable), mode_name);
+
+TEST(DebugChecksContiguous, RelocatingEmplaceInsideForEachAborts) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  VectorPool<Tracked> pool(policy(StorageMode::contiguous, 2));
+  pool.emplace(1);
+  pool.emplace(2);
+  EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.emplace(3); }),
+               "emplace\\(\\) needs a relocating growth inside for_each/erase_if");
+}
+
+TEST(DebugChecksContiguous, RangeForAcrossARelocationAborts) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  VectorPool<Tracked> pool(policy(StorageMode::contiguous, 2));
+  pool.emplace(1);
+  pool.emplace(2);
+  EXPECT_DEATH(
+      {
+        for (auto it = pool.begin(); it != pool.end(); ++it) pool.emplace(3);
+      },
+      "pool storage moved during a range-for");
+}
+
+TEST(DebugChecksStable, GrowthInsideForEachIsAllowed) {
+  VectorPool<Tracked> pool(policy(StorageMode::stable, 64));
+  for (int i = 0; i < 64; ++i) pool.emplace(i);
+  int visited = 0;
+  pool.for_each([&](Tracked& t) {
+    ++visited;
+    if (t.value() == 0) {
+      ASSERT_TRUE(pool.emplace(100).has_value());  // adds a page, moves nothing
+    }
+  });
+  EXPECT_GE(visited, 64);
+  EXPECT_EQ(pool.size(), 65u);
+}
+
+}  // namespace
