@@ -694,7 +694,7 @@ TEST_F(ConcurrentPoolDeathTest, TheLoserOfTwoRacingReleasesAsserts) {
 }
 #endif
 
-#if ENGINE_POOL_DETAIL_POISONS
+#if ENGINE_POOL_ASAN
 // AddressSanitizer builds poison a released object's storage: a kept pointer is caught.
 TEST(ConcurrentPoolAsanDeathTest, UseAfterReleaseIsReported) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");

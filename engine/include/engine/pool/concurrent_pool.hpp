@@ -17,11 +17,11 @@
 // flush_thread_cache may run concurrently from any threads. for_each and clear need the pool
 // to themselves. Using an object while another thread releases it is the caller's race,
 // exactly as with delete.
-#include <engine/pool/detail/concurrent_asan.hpp>
-#include <engine/pool/detail/concurrent_assert.hpp>
+#include <engine/pool/assert.hpp>
 #include <engine/pool/detail/concurrent_free_stack.hpp>
 #include <engine/pool/detail/concurrent_generation.hpp>
 #include <engine/pool/detail/concurrent_thread_cache.hpp>
+#include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/pool_handle.hpp>
 
 #include <algorithm>
@@ -61,6 +61,11 @@ struct ConcurrentPoolStats {       // a snapshot; exact when no thread is mid-op
 
 template <class T>
 class ConcurrentPool {
+  static_assert(std::is_object_v<T> && !std::is_const_v<T> && !std::is_volatile_v<T>,
+                "ConcurrentPool<T> holds non-const object types");
+  static_assert(std::is_nothrow_destructible_v<T>,
+                "ConcurrentPool<T> needs a noexcept destructor: release() is noexcept");
+
  public:
   explicit ConcurrentPool(ConcurrentPoolConfig config = {});  // throws bad_alloc if initial pages fail
   ~ConcurrentPool();  // destroys every live object once; no other thread may be using the pool
@@ -198,7 +203,7 @@ void ConcurrentPool<T>::destroy_all_pages() noexcept {
       if (!detail::is_live_generation(page[i].generation.load(std::memory_order_acquire))) continue;
       object_in(page + i)->~T();
     }
-    detail::unpoison_storage(page, sizeof(Slot) * page_slots_);
+    detail::unpoison_bytes(page, sizeof(Slot) * page_slots_);
     ::operator delete(page, std::align_val_t{alignof(Slot)});
     pages_[p].store(nullptr, std::memory_order_relaxed);
   }
@@ -259,14 +264,14 @@ std::optional<PoolHandle> ConcurrentPool<T>::emplace(Args&&... args) {
     return std::nullopt;
   }
   Slot* s = slot_at(index);
-  detail::unpoison_storage(s->storage, sizeof(T));
+  detail::unpoison_bytes(s->storage, sizeof(T));
   if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
     ::new (static_cast<void*>(s->storage)) T(std::forward<Args>(args)...);
   } else {
     try {
       ::new (static_cast<void*>(s->storage)) T(std::forward<Args>(args)...);
     } catch (...) {  // the slot goes back untouched: the pool is as it was (pages aside)
-      detail::poison_free_storage(s->storage, sizeof(T));
+      detail::poison_bytes(s->storage, sizeof(T));
       give_slot(m, index);
       throw;
     }
@@ -316,7 +321,7 @@ bool ConcurrentPool<T>::release_checked(PoolHandle h, bool misuse_is_bug) noexce
     return refuse_release();
   }
   object_in(s)->~T();
-  detail::poison_free_storage(s->storage, sizeof(T));
+  detail::mark_slot_released(s->storage, sizeof(T));
   detail::ThreadMagazine* m = detail::thread_magazine(registry_);
   give_slot(m, h.index);
   if (m != nullptr) {
@@ -457,7 +462,7 @@ bool ConcurrentPool<T>::add_page_locked() noexcept {
   const std::size_t usable = std::min(page_slots_, max_capacity_ - first);
   for (std::size_t i = 0; i < page_slots_; ++i) {
     ::new (static_cast<void*>(page + i)) Slot(detail::first_free_generation(tag_));
-    detail::poison_free_storage(page[i].storage, sizeof(T));
+    detail::poison_bytes(page[i].storage, sizeof(T));
   }
   // Link the usable slots into chains of one magazine batch each, chain heads through
   // next_chain, all before anyone can see them.
@@ -518,7 +523,7 @@ void ConcurrentPool<T>::clear() noexcept {
         continue;  // released meanwhile by someone ignoring the contract; theirs now
       }
       object_in(page + i)->~T();
-      detail::poison_free_storage(page[i].storage, sizeof(T));
+      detail::mark_slot_released(page[i].storage, sizeof(T));
       batch[n++] = static_cast<std::uint32_t>(p * page_slots_ + i);
       ++cleared;
       if (n == detail::kMagazineBatch) {
