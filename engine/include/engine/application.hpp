@@ -1,0 +1,160 @@
+#pragma once
+// engine::Application: owns the window, GL, ImGui, the sprite renderer, input and frame
+// stats, and runs the fixed-step loop, calling the game through AppHooks. The three ways
+// to run share this one loop:
+//   windowed   a real window (default)
+//   offscreen  SDL's offscreen driver: real GL through EGL, pixels identical to a window,
+//              nothing on screen (also what SDL_VIDEODRIVER=offscreen gives "windowed")
+//   headless   no SDL video, no GL, no ImGui: fixed steps only, as fast as possible
+//
+// Per frame (windowed/offscreen):
+//   events -> ImGui first, then InputMapper (minus what ImGui captured)
+//   runtime keys (pause, step, overlay, fullscreen, quit) -> acted on here
+//   0..n fixed steps -> hooks.fixed_update(input, dt)
+//   hooks.render(context) fills a SpriteBatch -> clear, sprites, hooks.imgui() -> overlay
+//   screenshot (if asked, before the swap) -> swap
+#include <engine/camera.hpp>
+#include <engine/fixed_step.hpp>
+#include <engine/frame_stats.hpp>
+#include <engine/imgui_layer.hpp>
+#include <engine/input.hpp>
+#include <engine/sprite.hpp>
+#include <engine/sprite_batch.hpp>
+#include <engine/sprite_renderer.hpp>
+#include <engine/status.hpp>
+#include <engine/window.hpp>
+
+#include <glm/vec2.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace engine {
+
+enum class RunMode : std::uint8_t { windowed, offscreen, headless };
+
+struct AppConfig {
+  std::string name = "poolshot";         // prefix of every line the runtime prints
+  std::string title = "Poolshot";        // window title
+  int width = 1280;                      // window size (logical pixels)
+  int height = 720;
+  RunMode mode = RunMode::windowed;
+  bool vsync = true;                     // a driver that refuses is not an error
+  bool fullscreen = false;
+  std::int64_t max_frames = -1;          // stop after this many simulation steps; < 0: until quit
+  std::string screenshot_path;           // non-empty: the last rendered frame (overlay included)
+                                         // is written there as PNG; failure makes run() return 1
+  std::string asset_dir;                 // empty: $POOLSHOT_ASSET_DIR, else the source tree's assets/
+  std::string atlas_path;                // empty: built-in atlas (BuiltinCell); relative: under asset_dir
+  int atlas_cell_px = 32;                // square cell size of atlas_path
+  bool deterministic_time = false;       // exactly one fixed step per rendered frame and ImGui's
+                                         // clock from the frame index: bit-identical frames
+  double step_seconds = 1.0 / 60.0;      // fixed simulation dt
+  double max_frame_seconds = 0.25;       // longer frames are clamped (no catch-up spiral)
+  std::size_t stats_window = 600;        // frames the p50/p99/max cover
+  std::size_t stats_events = 256;        // events FrameStats keeps
+  bool overlay_visible = true;           // F1 toggles; hooks.imgui() runs only while visible
+  std::uint32_t clear_color = rgba(12, 14, 20);  // background, packed like Sprite::color
+};
+
+// What the game gets to draw one frame.
+struct RenderContext {
+  SpriteBatch& sprites;        // empty at the start of each frame: push this frame's sprites
+  Camera2D& camera;            // kept between frames; viewport already set to the window size
+  float alpha;                 // 0 = previous sim state .. 1 = latest (1 when paused/deterministic)
+  const InputState& input;     // latest input (e.g. to draw a crosshair at render rate)
+  glm::ivec2 window_size;      // logical pixels
+};
+
+// The game, as the runtime sees it.
+class AppHooks {
+ public:
+  virtual ~AppHooks() = default;
+  virtual void fixed_update(const InputState& input, double dt) = 0;  // one simulation step
+  virtual void render(RenderContext& context) = 0;                     // not called headless
+  virtual void imgui() {}                                              // overlay; only while visible
+  virtual bool wants_quit() const { return false; }                    // checked after the steps
+};
+
+class Application {
+ public:
+  explicit Application(AppConfig config);
+  ~Application();                                // shutdown()
+  Application(const Application&) = delete;
+  Application& operator=(const Application&) = delete;
+
+  // Opens what the mode needs (SDL, window, GL, renderer, ImGui). Idempotent. On failure
+  // everything is closed again and the Status is one line: cause + what to do.
+  Status init();
+  // init() if needed, then the loop until quit / max_frames. Prints a failure as ONE line
+  // "<name>: <message>" on stderr. Returns the process exit code: 0, or 1 on failure.
+  int run(AppHooks& hooks);
+  void shutdown() noexcept;                      // reverse order of init
+
+  // Available to the game while running (from its hooks).
+  FrameStats& stats() noexcept { return stats_; }
+  const FrameStats& stats() const noexcept { return stats_; }
+  FixedStepClock& clock() noexcept { return clock_; }
+  const AppConfig& config() const noexcept { return config_; }
+  RunMode mode() const noexcept { return config_.mode; }
+  bool has_video() const noexcept { return window_.is_open(); }
+  bool deterministic() const noexcept { return config_.deterministic_time || config_.mode == RunMode::headless; }
+  std::uint64_t frame_index() const noexcept { return frame_index_; }     // rendered/loop frames so far
+  std::uint64_t sim_steps() const noexcept { return sim_steps_done_; }
+
+  void request_quit() noexcept { quit_requested_ = true; }
+  void request_screenshot(std::string path) { pending_screenshot_ = std::move(path); }  // end of this frame
+  bool set_vsync(bool on) noexcept { return window_.set_vsync(on); }   // false: driver refused
+  bool vsync() const noexcept { return window_.vsync(); }
+  void set_fullscreen(bool on) noexcept { window_.set_fullscreen(on); }
+  bool fullscreen() const noexcept { return window_.fullscreen(); }
+  bool overlay_visible() const noexcept { return overlay_visible_; }
+  void set_overlay_visible(bool on) noexcept { overlay_visible_ = on; }
+  bool paused() const noexcept { return clock_.paused(); }
+  void set_paused(bool on) noexcept { clock_.set_paused(on); }
+
+  const std::string& asset_dir() const noexcept { return asset_dir_; }
+  std::string asset_path(const std::string& relative) const;   // absolute paths pass through
+  const Window& window() const noexcept { return window_; }
+  SpriteRenderer& renderer() noexcept { return renderer_; }
+  InputMapper& input() noexcept { return input_; }
+  const Camera2D& camera() const noexcept { return camera_; }
+  Camera2D& camera() noexcept { return camera_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  Status init_video();
+  int run_headless(AppHooks& hooks);
+  int run_video(AppHooks& hooks);
+  void poll_events();
+  void apply_runtime_actions(const InputState& input);
+  std::uint32_t steps_allowed(int steps) const noexcept;   // respects max_frames
+  bool finished(const AppHooks& hooks) const;
+  Status render_frame(AppHooks& hooks, bool last_frame);
+  void log_line(const std::string& message) const;
+
+  AppConfig config_;
+  std::string asset_dir_;
+  FixedStepClock clock_;
+  FrameStats stats_;
+  InputMapper input_;
+  Camera2D camera_;
+  SpriteBatch batch_;
+  Window window_;
+  SpriteRenderer renderer_;
+  ImGuiLayer imgui_;
+  bool sdl_events_ = false;          // we initialised SDL events + game controllers
+  bool initialised_ = false;
+  bool overlay_visible_ = true;
+  bool quit_requested_ = false;
+  std::string pending_screenshot_;
+  std::uint64_t frame_index_ = 0;
+  std::uint64_t sim_steps_done_ = 0; // fixed_update calls so far (max_frames counts these)
+  InputState last_input_{};
+};
+
+// Where assets live unless told otherwise: $POOLSHOT_ASSET_DIR, else the compiled-in dir.
+std::string default_asset_dir();
+
+}  // namespace engine

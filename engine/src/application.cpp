@@ -1,0 +1,265 @@
+#include <epoxy/gl.h>
+
+#include <engine/application.hpp>
+#include <engine/screenshot.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#ifndef POOLSHOT_ASSET_DIR
+#define POOLSHOT_ASSET_DIR "assets"
+#endif
+
+namespace engine {
+
+namespace {
+
+double seconds_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+FixedStepConfig clock_config(const AppConfig& c) {
+  FixedStepConfig f;
+  f.step_seconds = c.step_seconds;
+  f.max_frame_seconds = c.max_frame_seconds;
+  // Headless has no wall clock worth following: it steps as fast as it can, one per loop.
+  f.lockstep = c.deterministic_time || c.mode == RunMode::headless;
+  return f;
+}
+
+const char* mode_name(RunMode mode) {
+  switch (mode) {
+    case RunMode::windowed: return "windowed";
+    case RunMode::offscreen: return "offscreen";
+    case RunMode::headless: return "headless";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string default_asset_dir() {
+  const char* env = std::getenv("POOLSHOT_ASSET_DIR");
+  return env != nullptr && env[0] != '\0' ? std::string(env) : std::string(POOLSHOT_ASSET_DIR);
+}
+
+Application::Application(AppConfig config)
+    : config_(std::move(config)),
+      asset_dir_(config_.asset_dir.empty() ? default_asset_dir() : config_.asset_dir),
+      clock_(clock_config(config_)),
+      stats_(config_.stats_window, config_.stats_events),
+      batch_(4096),
+      overlay_visible_(config_.overlay_visible) {}
+
+Application::~Application() { shutdown(); }
+
+std::string Application::asset_path(const std::string& relative) const {
+  if (relative.empty() || relative.front() == '/') return relative;
+  return asset_dir_ + "/" + relative;
+}
+
+void Application::log_line(const std::string& message) const {
+  std::fprintf(stderr, "%s: %s\n", config_.name.c_str(), message.c_str());
+}
+
+Status Application::init() {
+  if (initialised_) return Status::ok();
+  if (config_.mode == RunMode::headless) {  // no SDL at all: nothing can fail here
+    initialised_ = true;
+    return Status::ok();
+  }
+  Status s = init_video();
+  if (!s) shutdown();
+  return s;
+}
+
+Status Application::init_video() {
+  // Events and game controllers first: the window and the input mapper both need them.
+  if (SDL_InitSubSystem(SDL_INIT_EVENTS | SDL_INIT_GAMECONTROLLER) != 0) {
+    return Status::error(std::string("cannot start SDL input (") + SDL_GetError() + ")");
+  }
+  sdl_events_ = true;
+  WindowConfig wc;
+  wc.title = config_.title;
+  wc.width = config_.width;
+  wc.height = config_.height;
+  wc.offscreen = config_.mode == RunMode::offscreen;
+  wc.vsync = config_.vsync;
+  wc.fullscreen = config_.fullscreen;
+  if (Status s = window_.open(wc); !s) return s;
+  if (Status s = renderer_.init(asset_path("shaders")); !s) return s;
+  if (!config_.atlas_path.empty()) {
+    if (Status s = renderer_.load_atlas(asset_path(config_.atlas_path), config_.atlas_cell_px); !s) return s;
+  }
+  if (Status s = imgui_.init(window_.sdl_window(), window_.gl_context()); !s) return s;
+  const glm::ivec2 size = window_.window_size();
+  camera_.viewport = {static_cast<float>(size.x), static_cast<float>(size.y)};
+  log_line(std::string(mode_name(config_.mode)) + ": video driver '" + window_.video_driver() + "', GL renderer '" +
+           window_.gl_renderer() + "', OpenGL " + window_.gl_version() + ", vsync " +
+           (window_.vsync() ? "on" : (config_.vsync ? "refused by the driver" : "off")));
+  initialised_ = true;
+  return Status::ok();
+}
+
+void Application::shutdown() noexcept {
+  // Reverse order of init_video().
+  imgui_.shutdown();
+  renderer_.shutdown();
+  window_.close();
+  input_.close_gamepads();
+  if (sdl_events_) SDL_QuitSubSystem(SDL_INIT_EVENTS | SDL_INIT_GAMECONTROLLER);
+  sdl_events_ = false;
+  // Last one out frees SDL's remaining state (hints, allocations) so leak checkers stay quiet.
+  if (config_.mode != RunMode::headless && SDL_WasInit(SDL_INIT_EVERYTHING) == 0) SDL_Quit();
+  initialised_ = false;
+}
+
+int Application::run(AppHooks& hooks) {
+  if (Status s = init(); !s) {
+    log_line(s.message());
+    return 1;
+  }
+  const int code = config_.mode == RunMode::headless ? run_headless(hooks) : run_video(hooks);
+  shutdown();
+  return code;
+}
+
+std::uint32_t Application::steps_allowed(int steps) const noexcept {
+  if (steps <= 0) return 0;
+  auto n = static_cast<std::uint64_t>(steps);
+  if (config_.max_frames >= 0) {
+    const auto limit = static_cast<std::uint64_t>(config_.max_frames);
+    n = std::min(n, limit > sim_steps_done_ ? limit - sim_steps_done_ : 0);
+  }
+  return static_cast<std::uint32_t>(n);
+}
+
+bool Application::finished(const AppHooks& hooks) const {
+  if (quit_requested_ || hooks.wants_quit()) return true;
+  return config_.max_frames >= 0 && sim_steps_done_ >= static_cast<std::uint64_t>(config_.max_frames);
+}
+
+int Application::run_headless(AppHooks& hooks) {
+  const InputState idle{};
+  while (!finished(hooks)) {
+    stats_.begin_frame();
+    const auto t0 = Clock::now();
+    const std::uint32_t steps = steps_allowed(clock_.advance(config_.step_seconds));
+    for (std::uint32_t i = 0; i < steps; ++i) {
+      hooks.fixed_update(idle, config_.step_seconds);
+      ++sim_steps_done_;
+    }
+    const auto t1 = Clock::now();
+    stats_.add_sim_steps(steps);
+    stats_.set_time(FrameTimer::simulation, ms_between(t0, t1));
+    stats_.set_time(FrameTimer::frame, ms_between(t0, t1));
+    stats_.end_frame();
+    ++frame_index_;
+  }
+  return 0;
+}
+
+void Application::poll_events() {
+  SDL_Event event;
+  while (SDL_PollEvent(&event) != 0) {
+    imgui_.process_event(event);  // ImGui first: it decides what it keeps
+    input_.handle_event(event, imgui_.capture());
+  }
+}
+
+void Application::apply_runtime_actions(const InputState& input) {
+  if (input.pause_pressed) clock_.toggle_pause();
+  if (input.step_pressed) clock_.request_single_step();
+  if (input.overlay_pressed) overlay_visible_ = !overlay_visible_;
+  if (input.fullscreen_pressed) window_.toggle_fullscreen();
+  if (input.quit_requested) quit_requested_ = true;
+  input_.clear_frame_edges();
+}
+
+int Application::run_video(AppHooks& hooks) {
+  int exit_code = 0;
+  auto previous = Clock::now();
+  while (exit_code == 0) {
+    stats_.begin_frame();
+    const auto frame_start = Clock::now();
+    const double elapsed = seconds_between(previous, frame_start);
+    previous = frame_start;
+
+    poll_events();
+    const glm::ivec2 size = window_.window_size();
+    camera_.viewport = {static_cast<float>(std::max(size.x, 1)), static_cast<float>(std::max(size.y, 1))};
+    InputState input = input_.state(camera_);
+    apply_runtime_actions(input);
+
+    // Quit asked outside a step (overlay button, request_quit() in render): no more
+    // simulation, but this frame is still drawn so it can be the screenshot.
+    const bool stopping = finished(hooks);
+    const int advanced = clock_.advance(elapsed);
+    const std::uint32_t steps = stopping ? 0u : steps_allowed(advanced);
+    const auto sim_start = Clock::now();
+    for (std::uint32_t i = 0; i < steps; ++i) {
+      input = input_.state(camera_);
+      input.paused = clock_.paused();
+      hooks.fixed_update(input, config_.step_seconds);
+      input_.clear_step_edges();  // a press is seen by exactly one step
+      ++sim_steps_done_;
+    }
+    stats_.add_sim_steps(steps);
+    stats_.set_time(FrameTimer::simulation, ms_between(sim_start, Clock::now()));
+
+    const bool last_frame = stopping || finished(hooks);
+    if (Status s = render_frame(hooks, last_frame); !s) {
+      log_line(s.message());
+      exit_code = 1;
+    }
+    stats_.set_time(FrameTimer::frame, ms_between(frame_start, Clock::now()));
+    stats_.end_frame();
+    ++frame_index_;
+    if (last_frame) break;
+  }
+  return exit_code;
+}
+
+Status Application::render_frame(AppHooks& hooks, bool last_frame) {
+  const auto render_start = Clock::now();
+  last_input_ = input_.state(camera_);
+  last_input_.paused = clock_.paused();
+  last_input_.gamepads = input_.gamepad_count();
+  batch_.clear();
+  const glm::ivec2 size = window_.window_size();
+  RenderContext context{batch_, camera_, static_cast<float>(clock_.interpolation()), last_input_, size};
+  hooks.render(context);
+
+  const glm::ivec2 fb = window_.drawable_size();
+  glViewport(0, 0, fb.x, fb.y);
+  const std::uint32_t c = config_.clear_color;
+  glClearColor(static_cast<float>(c & 0xffu) / 255.0f, static_cast<float>((c >> 8) & 0xffu) / 255.0f,
+               static_cast<float>((c >> 16) & 0xffu) / 255.0f, static_cast<float>((c >> 24) & 0xffu) / 255.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  const RenderCounters counters = renderer_.draw(batch_, camera_, fb.x, fb.y);
+  stats_.set_draw_stats(counters.draw_calls, counters.sprites);
+
+  imgui_.begin_frame(config_.deterministic_time ? config_.step_seconds : 0.0);
+  if (overlay_visible_) hooks.imgui();
+  imgui_.end_frame();
+  imgui_.draw();
+  stats_.set_time(FrameTimer::render, ms_between(render_start, Clock::now()));
+
+  Status result;
+  // Read back before the swap: afterwards the back buffer is undefined.
+  if (!pending_screenshot_.empty()) {
+    result = save_screenshot(pending_screenshot_, fb.x, fb.y);
+    pending_screenshot_.clear();
+  }
+  if (last_frame && !config_.screenshot_path.empty() && result) {
+    result = save_screenshot(config_.screenshot_path, fb.x, fb.y);
+  }
+  window_.swap();
+  return result;
+}
+
+}  // namespace engine

@@ -1,0 +1,151 @@
+#include <epoxy/gl.h>
+
+#include <engine/sprite_renderer.hpp>
+
+#include <cstddef>
+
+namespace engine {
+
+namespace {
+
+// Instance attribute offsets; sprite.vert's locations 0..3 follow the Sprite layout.
+static_assert(offsetof(Sprite, x) == 0 && offsetof(Sprite, rotation) == 16 && offsetof(Sprite, color) == 20 &&
+                  offsetof(Sprite, cell) == 24,
+              "sprite.vert reads Sprite fields at these offsets");
+
+const void* byte_offset(std::size_t bytes) noexcept {
+  // GL takes buffer offsets as pointers; this is the one sanctioned conversion.
+  return reinterpret_cast<const void*>(bytes);
+}
+
+}  // namespace
+
+SpriteRenderer::~SpriteRenderer() { shutdown(); }
+
+Status SpriteRenderer::init(const std::string& shader_dir) {
+  shutdown();
+  const std::string dir = shader_dir.empty() ? std::string(".") : shader_dir;
+  if (Status s = program_.load(dir + "/sprite.vert", dir + "/sprite.frag"); !s) return s;
+  u_view_ = program_.uniform("u_view");
+  u_atlas_ = program_.uniform("u_atlas");
+  u_texture_ = program_.uniform("u_texture");
+  if (Status s = use_builtin_atlas(); !s) {
+    shutdown();
+    return s;
+  }
+  glGenVertexArrays(1, &vao_);
+  glGenBuffers(1, &vbo_);
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  for (GLuint location = 0; location < 4; ++location) {
+    glEnableVertexAttribArray(location);
+    glVertexAttribDivisor(location, 1);  // every attribute is per instance
+  }
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  return Status::ok();
+}
+
+Status SpriteRenderer::load_atlas(const std::string& png_path, int cell_px) {
+  TextureAtlas next;
+  if (Status s = next.load(png_path, cell_px); !s) return s;
+  atlas_ = std::move(next);
+  return Status::ok();
+}
+
+Status SpriteRenderer::use_builtin_atlas(int cell_px) {
+  TextureAtlas next;
+  if (Status s = next.create(make_builtin_atlas_image(cell_px), cell_px, "<built-in>"); !s) return s;
+  atlas_ = std::move(next);
+  return Status::ok();
+}
+
+void SpriteRenderer::shutdown() noexcept {
+  if (vbo_ != 0) glDeleteBuffers(1, &vbo_);
+  if (vao_ != 0) glDeleteVertexArrays(1, &vao_);
+  vbo_ = vao_ = 0;
+  capacity_ = 0;
+  program_.destroy();
+  atlas_.destroy();
+  last_ = {};
+}
+
+void SpriteRenderer::bind_instances(std::uint32_t first_sprite) const noexcept {
+  // GL 3.3 has no base-instance draw, so each group re-points the attributes at its slice.
+  const std::size_t base = std::size_t{first_sprite} * sizeof(Sprite);
+  constexpr auto stride = static_cast<GLsizei>(sizeof(Sprite));
+  glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, stride, byte_offset(base + offsetof(Sprite, x)));
+  glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, stride, byte_offset(base + offsetof(Sprite, rotation)));
+  glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, byte_offset(base + offsetof(Sprite, color)));
+  glVertexAttribIPointer(3, 1, GL_UNSIGNED_SHORT, stride, byte_offset(base + offsetof(Sprite, cell)));
+}
+
+RenderCounters SpriteRenderer::draw(const SpriteBatch& batch, const Camera2D& camera, int framebuffer_width,
+                                    int framebuffer_height) {
+  last_ = {};
+  if (!ready() || batch.empty() || framebuffer_width <= 0 || framebuffer_height <= 0) return last_;
+  const std::size_t n = batch.size();
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  if (n > capacity_) {
+    std::size_t grown = capacity_ == 0 ? 1024 : capacity_;
+    while (grown < n) grown *= 2;
+    capacity_ = grown;
+  }
+  const auto bytes = static_cast<GLsizeiptr>(capacity_ * sizeof(Sprite));
+  // Orphan: the driver hands out fresh storage while the GPU may still read last frame's.
+  glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
+  void* mapped = glMapBufferRange(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(Sprite)),
+                                  GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT | GL_MAP_UNSYNCHRONIZED_BIT);
+  if (mapped != nullptr) {
+    bucket_sprites(batch.data(), n, static_cast<Sprite*>(mapped), groups_);
+    if (glUnmapBuffer(GL_ARRAY_BUFFER) != GL_TRUE) {  // storage lost (rare): skip this frame
+      glBindVertexArray(0);
+      return last_;
+    }
+  } else {
+    fallback_.resize(n);
+    bucket_sprites(batch.data(), n, fallback_.data(), groups_);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(Sprite)), fallback_.data());
+  }
+
+  glViewport(0, 0, framebuffer_width, framebuffer_height);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_SCISSOR_TEST);
+  glEnable(GL_BLEND);
+  glBlendEquation(GL_FUNC_ADD);
+  glUseProgram(program_.id());
+  const glm::vec4 view = camera.ndc_transform();
+  glUniform4f(u_view_, view.x, view.y, view.z, view.w);
+  glUniform4f(u_atlas_, static_cast<float>(atlas_.columns()), static_cast<float>(atlas_.rows()),
+              0.5f / static_cast<float>(atlas_.width()), 0.5f / static_cast<float>(atlas_.height()));
+  glUniform1i(u_texture_, 0);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, atlas_.texture());
+
+  int current_blend = -1;
+  for (std::size_t g = 0; g < sprite_group_count; ++g) {
+    const std::uint32_t count = groups_.count[g];
+    if (count == 0) continue;
+    const int additive = static_cast<int>(g & 1u);
+    if (additive != current_blend) {
+      if (additive != 0) {
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ZERO, GL_ONE);
+      } else {
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+      }
+      current_blend = additive;
+    }
+    bind_instances(groups_.first[g]);
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(count));
+    ++last_.draw_calls;
+    last_.sprites += count;
+  }
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glUseProgram(0);
+  return last_;
+}
+
+}  // namespace engine

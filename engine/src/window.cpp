@@ -1,0 +1,172 @@
+#include <epoxy/gl.h>
+
+#include <engine/window.hpp>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace engine {
+
+namespace {
+
+bool is_set(const char* s) noexcept { return s != nullptr && s[0] != '\0'; }
+bool equals(const char* a, const char* b) noexcept { return a != nullptr && std::strcmp(a, b) == 0; }
+
+constexpr const char* what_to_do = "run with --headless, or set SDL_VIDEODRIVER=offscreen to render without a screen";
+
+std::string gl_string(GLenum name) {
+  const auto* s = reinterpret_cast<const char*>(glGetString(name));
+  return s != nullptr ? std::string(s) : std::string("unknown");
+}
+
+}  // namespace
+
+VideoEnvironment current_video_environment(bool offscreen_requested) {
+  VideoEnvironment env;
+  env.requested_driver = std::getenv("SDL_VIDEODRIVER");
+  env.display = std::getenv("DISPLAY");
+  env.wayland_display = std::getenv("WAYLAND_DISPLAY");
+  env.driver_in_use = SDL_WasInit(SDL_INIT_VIDEO) != 0 ? SDL_GetCurrentVideoDriver() : nullptr;
+  env.offscreen_requested = offscreen_requested;
+  return env;
+}
+
+VideoProblem diagnose_video(const VideoEnvironment& env) noexcept {
+  const bool offscreen_asked = env.offscreen_requested || equals(env.requested_driver, "offscreen");
+  if (env.driver_in_use == nullptr) {  // before SDL video starts: decide from the environment
+    if (offscreen_asked) return VideoProblem::none;
+    if (equals(env.requested_driver, "dummy")) return VideoProblem::driver_without_gl;
+    if (is_set(env.requested_driver)) return VideoProblem::none;  // the user chose; SDL will say
+    if (!is_set(env.display) && !is_set(env.wayland_display)) return VideoProblem::no_display;
+    return VideoProblem::none;
+  }
+  if (equals(env.driver_in_use, "dummy")) return VideoProblem::driver_without_gl;
+  if (equals(env.driver_in_use, "offscreen") && !offscreen_asked) return VideoProblem::no_display;
+  return VideoProblem::none;
+}
+
+std::string describe_video_problem(VideoProblem problem, const VideoEnvironment& env) {
+  switch (problem) {
+    case VideoProblem::none:
+      return "video is available";
+    case VideoProblem::no_display:
+      if (env.driver_in_use != nullptr) {
+        return std::string("no display found; ") + what_to_do + " (SDL found no screen and fell back to '" +
+               env.driver_in_use + "')";
+      }
+      return std::string("no display found; ") + what_to_do + " (DISPLAY and WAYLAND_DISPLAY are unset)";
+    case VideoProblem::driver_without_gl: {
+      const char* driver = env.driver_in_use != nullptr ? env.driver_in_use : env.requested_driver;
+      return std::string("SDL video driver '") + (driver != nullptr ? driver : "?") + "' cannot create OpenGL windows; " +
+             what_to_do;
+    }
+  }
+  return "unknown video problem";
+}
+
+Window::~Window() { close(); }
+
+Status Window::open(const WindowConfig& config) {
+  close();
+  VideoEnvironment env = current_video_environment(config.offscreen);
+  env.driver_in_use = nullptr;  // decide from the environment first: SDL may print noise while probing
+  if (VideoProblem p = diagnose_video(env); p != VideoProblem::none) return Status::error(describe_video_problem(p, env));
+
+  if (config.offscreen) SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "offscreen", SDL_HINT_OVERRIDE);
+  if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+    const std::string why = SDL_GetError();
+    if (config.offscreen) SDL_ResetHint(SDL_HINT_VIDEODRIVER);
+    return Status::error("cannot start SDL video (" + why + "); " + what_to_do);
+  }
+  video_initialised_ = true;
+  driver_ = SDL_GetCurrentVideoDriver() != nullptr ? SDL_GetCurrentVideoDriver() : "?";
+  env.driver_in_use = driver_.c_str();
+  if (VideoProblem p = diagnose_video(env); p != VideoProblem::none) {
+    Status s = Status::error(describe_video_problem(p, env));
+    close();
+    return s;
+  }
+
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG);
+  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+  SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);  // 2D: painter's order by layer, no depth buffer
+  SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
+
+  Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_ALLOW_HIGHDPI;
+  if (config.resizable) flags |= SDL_WINDOW_RESIZABLE;
+  if (config.fullscreen) flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
+  const int centered = static_cast<int>(SDL_WINDOWPOS_CENTERED_MASK);
+  window_ = SDL_CreateWindow(config.title.c_str(), centered, centered, config.width, config.height, flags);
+  if (window_ == nullptr) {
+    Status s = Status::error("cannot open a " + std::to_string(config.width) + "x" + std::to_string(config.height) +
+                             " OpenGL window with SDL video driver '" + driver_ + "' (" + SDL_GetError() + "); " +
+                             what_to_do);
+    close();
+    return s;
+  }
+  fullscreen_ = config.fullscreen;
+  context_ = SDL_GL_CreateContext(window_);
+  if (context_ == nullptr) {
+    Status s = Status::error("cannot create an OpenGL 3.3 core context with SDL video driver '" + driver_ + "' (" +
+                             SDL_GetError() + "); " + what_to_do);
+    close();
+    return s;
+  }
+  SDL_GL_MakeCurrent(window_, context_);
+  if (epoxy_gl_version() < 33) {
+    Status s = Status::error("OpenGL 3.3 is needed but the driver gives " + std::to_string(epoxy_gl_version() / 10) +
+                             "." + std::to_string(epoxy_gl_version() % 10) + "; " + what_to_do);
+    close();
+    return s;
+  }
+  renderer_ = gl_string(GL_RENDERER);
+  version_ = gl_string(GL_VERSION);
+  set_vsync(config.vsync);
+  return Status::ok();
+}
+
+void Window::close() noexcept {
+  if (context_ != nullptr) SDL_GL_DeleteContext(context_);
+  if (window_ != nullptr) SDL_DestroyWindow(window_);
+  context_ = nullptr;
+  window_ = nullptr;
+  if (video_initialised_) {
+    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    SDL_ResetHint(SDL_HINT_VIDEODRIVER);
+  }
+  video_initialised_ = false;
+  vsync_ = fullscreen_ = false;
+}
+
+bool Window::set_vsync(bool on) noexcept {
+  if (context_ == nullptr) return false;
+  const bool accepted = SDL_GL_SetSwapInterval(on ? 1 : 0) == 0;
+  vsync_ = on && accepted;
+  return accepted;
+}
+
+void Window::set_fullscreen(bool on) noexcept {
+  if (window_ == nullptr) return;
+  if (SDL_SetWindowFullscreen(window_, on ? Uint32{SDL_WINDOW_FULLSCREEN_DESKTOP} : Uint32{0}) == 0) fullscreen_ = on;
+}
+
+glm::ivec2 Window::window_size() const noexcept {
+  glm::ivec2 size{0, 0};
+  if (window_ != nullptr) SDL_GetWindowSize(window_, &size.x, &size.y);
+  return size;
+}
+
+glm::ivec2 Window::drawable_size() const noexcept {
+  glm::ivec2 size{0, 0};
+  if (window_ != nullptr) SDL_GL_GetDrawableSize(window_, &size.x, &size.y);
+  return size;
+}
+
+void Window::swap() noexcept {
+  if (window_ != nullptr) SDL_GL_SwapWindow(window_);
+}
+
+}  // namespace engine

@@ -1,0 +1,240 @@
+#include <engine/sprite_renderer.hpp>
+
+#include <engine/screenshot.hpp>
+
+#include "gl_test_support.hpp"
+
+#include <epoxy/gl.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace {
+
+using engine::BlendMode;
+using engine::Sprite;
+using test_support::Rgb;
+
+std::string shader_dir() {
+  const char* src = std::getenv("POOLSHOT_SOURCE_DIR");
+  return (src != nullptr ? std::string(src) + "/assets" : std::string(POOLSHOT_ASSET_DIR)) + "/shaders";
+}
+
+Sprite sprite(float x, float y, float w, float h, std::uint32_t color, std::uint16_t cell = 0,
+              std::uint8_t layer = 0, BlendMode blend = BlendMode::alpha, float rotation = 0.0f) {
+  Sprite s;
+  s.x = x;
+  s.y = y;
+  s.width = w;
+  s.height = h;
+  s.color = color;
+  s.cell = cell;
+  s.layer = layer;
+  s.blend = blend;
+  s.rotation = rotation;
+  return s;
+}
+
+constexpr int kWidth = 320;
+constexpr int kHeight = 240;
+constexpr Rgb kBackground{10, 20, 30};
+
+class SpriteRendererTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    POOLSHOT_REQUIRE_GL(window_, kWidth, kHeight);
+    const engine::Status s = renderer_.init(shader_dir());
+    ASSERT_TRUE(s) << s.message();
+    // The test's own atlas: 16 px cells: 0 white, 1 green, 2 fully transparent.
+    atlas_path_ = test_support::temp_path("cells.png");
+    ASSERT_TRUE(engine::write_png(atlas_path_, test_support::solid_cells(16, {0xffffffffu, 0xff00ff00u, 0x00ffffffu})));
+    const engine::Status a = renderer_.load_atlas(atlas_path_, 16);
+    ASSERT_TRUE(a) << a.message();
+    // World = window pixels with y up: world (x, y) lands on screen (x, kHeight - y).
+    camera_.viewport = {static_cast<float>(kWidth), static_cast<float>(kHeight)};
+    camera_.center = {kWidth / 2.0f, kHeight / 2.0f};
+  }
+  void TearDown() override {
+    renderer_.shutdown();
+    window_.close();
+    SDL_Quit();
+  }
+  engine::RenderCounters draw(const engine::SpriteBatch& batch) {
+    glViewport(0, 0, kWidth, kHeight);
+    glClearColor(kBackground.r / 255.0f, kBackground.g / 255.0f, kBackground.b / 255.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    return renderer_.draw(batch, camera_, kWidth, kHeight);
+  }
+  // Screenshot to PNG and back, as a player's screenshot would be read.
+  engine::Image screenshot() {
+    const std::string path = test_support::temp_path("frame.png");
+    const engine::Status s = engine::save_screenshot(path, kWidth, kHeight);
+    EXPECT_TRUE(s) << s.message();
+    engine::Image img;
+    EXPECT_TRUE(engine::load_png(path, img));
+    return img;
+  }
+
+  engine::Window window_;
+  engine::SpriteRenderer renderer_;
+  engine::Camera2D camera_;
+  std::string atlas_path_;
+};
+
+#define EXPECT_PIXEL(img, x, y, expected)                                                                 \
+  EXPECT_TRUE(test_support::near(test_support::rgb_at(img, x, y), expected))                            \
+      << "pixel (" << (x) << "," << (y) << ") is " << test_support::to_string(test_support::rgb_at(img, x, y)) \
+      << ", expected " << test_support::to_string(expected)
+
+TEST_F(SpriteRendererTest, SpritesLandWhereTheCameraSaysInTheirColours) {
+  engine::SpriteBatch batch;
+  batch.push(sprite(60, 180, 40, 40, engine::rgba(255, 0, 0)));               // red: screen (60, 60)
+  batch.push(sprite(160, 180, 40, 40, engine::rgba(255, 255, 255), 1));       // cell 1 = green texels
+  batch.push(sprite(260, 180, 40, 40, engine::rgba(255, 255, 255), 2));       // cell 2 = transparent
+  const engine::RenderCounters counters = draw(batch);
+  EXPECT_EQ(counters.draw_calls, 1u);
+  EXPECT_EQ(counters.sprites, 3u);
+  const engine::Image img = screenshot();
+  EXPECT_PIXEL(img, 60, 60, (Rgb{255, 0, 0}));
+  EXPECT_PIXEL(img, 45, 45, (Rgb{255, 0, 0}));      // inside, near a corner
+  EXPECT_PIXEL(img, 60, 85, kBackground);           // just below the sprite
+  EXPECT_PIXEL(img, 60, 180, kBackground);          // world y = 60: the sprite is at y = 180, not here
+  EXPECT_PIXEL(img, 160, 60, (Rgb{0, 255, 0}));     // the atlas cell decides the colour
+  EXPECT_PIXEL(img, 260, 60, kBackground);          // transparent texels leave the background
+  EXPECT_PIXEL(img, 5, 235, kBackground);
+}
+
+TEST_F(SpriteRendererTest, AdditiveOverlapIsBrighterThanEitherSprite) {
+  engine::SpriteBatch batch;
+  const std::uint32_t dim_red = engine::rgba(100, 0, 0);
+  batch.push(sprite(140, 60, 40, 40, dim_red, 0, 0, BlendMode::additive));  // screen x 120..160
+  batch.push(sprite(160, 60, 40, 40, dim_red, 0, 0, BlendMode::additive));  // screen x 140..180
+  const engine::RenderCounters counters = draw(batch);
+  EXPECT_EQ(counters.draw_calls, 1u);
+  const engine::Image img = screenshot();
+  const int y = kHeight - 60;
+  EXPECT_PIXEL(img, 130, y, (Rgb{110, 20, 30}));  // one sprite: background + 100
+  EXPECT_PIXEL(img, 150, y, (Rgb{210, 20, 30}));  // both: background + 200
+  EXPECT_PIXEL(img, 170, y, (Rgb{110, 20, 30}));
+  EXPECT_PIXEL(img, 190, y, kBackground);
+}
+
+TEST_F(SpriteRendererTest, AlphaSpritesCoverInsteadOfAdding) {
+  engine::SpriteBatch batch;
+  batch.push(sprite(140, 60, 40, 40, engine::rgba(100, 0, 0)));
+  batch.push(sprite(160, 60, 40, 40, engine::rgba(100, 0, 0)));
+  batch.push(sprite(60, 60, 40, 40, engine::rgba(0, 0, 255, 128)));  // half-transparent blue
+  draw(batch);
+  const engine::Image img = screenshot();
+  EXPECT_PIXEL(img, 150, kHeight - 60, (Rgb{100, 0, 0}));  // overlap: the later one covers, no sum
+  // 50% blue over the background: 0.5 * 255 + 0.5 * 30 for blue.
+  EXPECT_PIXEL(img, 60, kHeight - 60, (Rgb{5, 10, 143}));
+}
+
+TEST_F(SpriteRendererTest, HigherLayersDrawOnTopWhateverTheSubmissionOrder) {
+  engine::SpriteBatch batch;
+  batch.push(sprite(160, 120, 20, 20, engine::rgba(0, 0, 255), 0, /*layer=*/2));
+  batch.push(sprite(160, 120, 60, 60, engine::rgba(255, 255, 0), 0, /*layer=*/1));   // pushed later, below
+  batch.push(sprite(160, 120, 100, 100, engine::rgba(0, 255, 0), 0, /*layer=*/0));
+  batch.push(sprite(160, 120, 100, 10, engine::rgba(0, 40, 0), 0, /*layer=*/1, BlendMode::additive));
+  const engine::RenderCounters counters = draw(batch);
+  EXPECT_EQ(counters.draw_calls, 4u);  // (0,alpha) (1,alpha) (1,additive) (2,alpha)
+  EXPECT_EQ(counters.sprites, 4u);
+  const engine::Image img = screenshot();
+  EXPECT_PIXEL(img, 160, 120, (Rgb{0, 0, 255}));     // layer 2 on top
+  EXPECT_PIXEL(img, 160, 100, (Rgb{255, 255, 0}));   // layer 1 ring
+  EXPECT_PIXEL(img, 160, 80, (Rgb{0, 255, 0}));      // layer 0 border
+  EXPECT_PIXEL(img, 180, 120, (Rgb{255, 255, 0}));   // the additive bar adds 40 green to 255: saturates
+  EXPECT_PIXEL(img, 205, 120, (Rgb{0, 255, 0}));     // 255 + 40 saturates on green too
+  EXPECT_PIXEL(img, 160, 20, kBackground);
+}
+
+TEST_F(SpriteRendererTest, RotationIsCounterClockwiseInTheWorld) {
+  engine::SpriteBatch batch;
+  // A bar 80 wide, 6 tall, turned +45 degrees: counter-clockwise with y up, so it rises to the right.
+  batch.push(sprite(160, 120, 80, 6, engine::rgba(255, 255, 255), 0, 0, BlendMode::alpha, 0.78539816f));
+  draw(batch);
+  const engine::Image img = screenshot();
+  EXPECT_PIXEL(img, 160 + 20, 120 - 20, (Rgb{255, 255, 255}));  // up and right on screen
+  EXPECT_PIXEL(img, 160 - 20, 120 + 20, (Rgb{255, 255, 255}));  // down and left
+  EXPECT_PIXEL(img, 160 + 20, 120 + 20, kBackground);           // clockwise would put it here
+  EXPECT_PIXEL(img, 160 + 30, 120, kBackground);                 // the unturned bar would be here
+}
+
+TEST_F(SpriteRendererTest, TenThousandSpritesInTwoDrawCalls) {
+  engine::SpriteBatch batch;
+  for (int i = 0; i < 10000; ++i) {
+    const float x = 2.0f + static_cast<float>(i % 100) * 3.0f;  // 100 x 100 grid of 2x2 dots
+    const float y = 2.0f + static_cast<float>(i / 100) * 2.0f;
+    batch.push(sprite(x, y, 2, 1, engine::rgba(255, 255, 255), 0, 0, i % 2 ? BlendMode::additive : BlendMode::alpha));
+  }
+  const engine::RenderCounters counters = draw(batch);
+  EXPECT_EQ(counters.draw_calls, 2u);
+  EXPECT_EQ(counters.sprites, 10000u);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+TEST_F(SpriteRendererTest, HundredThousandSpritesStayAHandfulOfDrawCalls) {
+  engine::SpriteBatch batch(100000);
+  for (int i = 0; i < 100000; ++i) {  // 1x1 dots: the point is the call count, not fill rate
+    batch.push(sprite(static_cast<float>(i % 300) + 10.0f, static_cast<float>((i / 300) % 220) + 10.0f, 1, 1,
+                      engine::rgba(255, 128, 0), 0, static_cast<std::uint8_t>(i % 3),
+                      i % 2 ? BlendMode::additive : BlendMode::alpha));
+  }
+  const engine::RenderCounters counters = draw(batch);
+  EXPECT_EQ(counters.draw_calls, 6u);  // 3 layers x 2 blend modes
+  EXPECT_EQ(counters.sprites, 100000u);
+  EXPECT_GE(renderer_.buffer_capacity(), 100000u);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+TEST_F(SpriteRendererTest, EmptyBatchDrawsNothing) {
+  engine::SpriteBatch batch;
+  const engine::RenderCounters counters = draw(batch);
+  EXPECT_EQ(counters.draw_calls, 0u);
+  EXPECT_EQ(counters.sprites, 0u);
+  EXPECT_PIXEL(screenshot(), 160, 120, kBackground);
+}
+
+TEST_F(SpriteRendererTest, ABadAtlasIsAnErrorAndTheOldOneKeepsDrawing) {
+  const std::string bogus = test_support::temp_path("bogus.png");
+  {
+    std::ofstream f(bogus, std::ios::binary);
+    f << "GIF89a definitely not a PNG";
+  }
+  const engine::Status s = renderer_.load_atlas(bogus, 16);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.message().find(bogus), std::string::npos) << s.message();
+  EXPECT_EQ(renderer_.atlas().columns(), 3);  // still the test atlas
+  engine::SpriteBatch batch;
+  batch.push(sprite(160, 120, 20, 20, engine::rgba(255, 255, 255), 1));
+  draw(batch);
+  EXPECT_PIXEL(screenshot(), 160, 120, (Rgb{0, 255, 0}));
+}
+
+TEST_F(SpriteRendererTest, MissingShaderDirectoryIsAnErrorNamingTheFile) {
+  engine::SpriteRenderer other;
+  const engine::Status s = other.init("/no/such/shaders");
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.message().find("/no/such/shaders/sprite.vert"), std::string::npos) << s.message();
+  EXPECT_FALSE(other.ready());
+  engine::SpriteBatch batch;
+  batch.push(sprite(1, 1, 1, 1, 0xffffffffu));
+  EXPECT_EQ(other.draw(batch, camera_, kWidth, kHeight).draw_calls, 0u);  // refuses quietly, no crash
+}
+
+TEST_F(SpriteRendererTest, ABrokenShaderIsAnErrorWithTheInfoLog) {
+  const std::string dir = test_support::temp_path("shaders");
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  std::ifstream good(shader_dir() + "/sprite.frag");
+  std::ofstream(dir + "/sprite.frag") << good.rdbuf();
+  std::ofstream(dir + "/sprite.vert") << "#version 330 core\nvoid main() { gl_Position = vec4(oops); }\n";
+  engine::SpriteRenderer other;
+  const engine::Status s = other.init(dir);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.message().find(dir + "/sprite.vert"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("oops"), std::string::npos) << s.message();
+  EXPECT_FALSE(other.ready());
+}
+
+}  // namespace
