@@ -126,8 +126,30 @@ class ConcurrentPool {
     failed_releases_.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
-  std::uint32_t take_slot(detail::ThreadMagazine* m) noexcept;
-  void give_slot(detail::ThreadMagazine* m, std::uint32_t index) noexcept;
+  // Fast paths (inlined): one magazine push or pop. The slow halves trade with the shared list.
+  std::uint32_t take_slot(detail::ThreadMagazine* m) noexcept {
+    if (m != nullptr) {
+      const std::uint32_t n = m->count.load(std::memory_order_relaxed);
+      if (n != 0) {
+        m->count.store(n - 1, std::memory_order_relaxed);
+        return m->slots[n - 1];
+      }
+    }
+    return take_slot_slow(m);
+  }
+  void give_slot(detail::ThreadMagazine* m, std::uint32_t index) noexcept {
+    if (m != nullptr) {
+      const std::uint32_t n = m->count.load(std::memory_order_relaxed);
+      if (n != detail::kMagazineSlots) {
+        m->slots[n] = index;
+        m->count.store(n + 1, std::memory_order_relaxed);
+        return;
+      }
+    }
+    give_slot_slow(m, index);
+  }
+  std::uint32_t take_slot_slow(detail::ThreadMagazine* m) noexcept;
+  void give_slot_slow(detail::ThreadMagazine* m, std::uint32_t index) noexcept;
   std::uint32_t refill(detail::ThreadMagazine& m) noexcept;
   std::uint32_t pop_chain() noexcept;                  // grows when the shared list is empty
   void push_slots(const std::uint32_t* slots, std::size_t n) noexcept;  // any count, in chains
@@ -335,43 +357,38 @@ bool ConcurrentPool<T>::release_checked(PoolHandle h, bool misuse_is_bug) noexce
 // --- free slots: magazine first, shared list second, growth last ----------------------------
 
 template <class T>
-std::uint32_t ConcurrentPool<T>::take_slot(detail::ThreadMagazine* m) noexcept {
-  if (m == nullptr) {  // thread exiting: take a whole chain, keep one, put the rest back
-    const std::uint32_t head = pop_chain();
-    if (head == detail::kNoSlot) return head;
-    std::uint32_t rest[detail::kMagazineSlots];
-    std::uint32_t n = 0;
-    for (std::uint32_t i = slot_at(head)->links.next.load(std::memory_order_relaxed);
-         i != detail::kNoSlot && n < detail::kMagazineSlots;
-         i = slot_at(i)->links.next.load(std::memory_order_relaxed)) {
-      rest[n++] = i;
-    }
-    free_.taken(n + 1);
-    push_slots(rest, n);
-    return head;
-  }
-  std::uint32_t n = m->count.load(std::memory_order_relaxed);
-  if (n == 0) {
-    n = refill(*m);
+std::uint32_t ConcurrentPool<T>::take_slot_slow(detail::ThreadMagazine* m) noexcept {
+  if (m != nullptr) {  // magazine empty: refill it with one chain from the shared list
+    const std::uint32_t n = refill(*m);
     if (n == 0) return detail::kNoSlot;
+    m->count.store(n - 1, std::memory_order_relaxed);
+    return m->slots[n - 1];
   }
-  m->count.store(n - 1, std::memory_order_relaxed);
-  return m->slots[n - 1];
+  // No magazine (thread exiting): take a whole chain, keep one slot, put the rest back.
+  const std::uint32_t head = pop_chain();
+  if (head == detail::kNoSlot) return head;
+  std::uint32_t rest[detail::kMagazineSlots];
+  std::uint32_t n = 0;
+  for (std::uint32_t i = slot_at(head)->links.next.load(std::memory_order_relaxed);
+       i != detail::kNoSlot && n < detail::kMagazineSlots;
+       i = slot_at(i)->links.next.load(std::memory_order_relaxed)) {
+    rest[n++] = i;
+  }
+  free_.taken(n + 1);
+  push_slots(rest, n);
+  return head;
 }
 
 template <class T>
-void ConcurrentPool<T>::give_slot(detail::ThreadMagazine* m, std::uint32_t index) noexcept {
+void ConcurrentPool<T>::give_slot_slow(detail::ThreadMagazine* m, std::uint32_t index) noexcept {
   if (m == nullptr) {
     push_chain(&index, 1);
     return;
   }
-  std::uint32_t n = m->count.load(std::memory_order_relaxed);
-  if (n == detail::kMagazineSlots) {
-    // Full: the oldest batch goes to the shared list; the recently freed, cache-warm slots stay.
-    push_chain(m->slots, detail::kMagazineBatch);
-    std::copy(m->slots + detail::kMagazineBatch, m->slots + detail::kMagazineSlots, m->slots);
-    n = detail::kMagazineSlots - detail::kMagazineBatch;
-  }
+  // Full: the oldest batch goes to the shared list; the recently freed, cache-warm slots stay.
+  push_chain(m->slots, detail::kMagazineBatch);
+  std::copy(m->slots + detail::kMagazineBatch, m->slots + detail::kMagazineSlots, m->slots);
+  const std::uint32_t n = detail::kMagazineSlots - detail::kMagazineBatch;
   m->slots[n] = index;
   m->count.store(n + 1, std::memory_order_relaxed);
 }

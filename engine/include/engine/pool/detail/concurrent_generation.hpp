@@ -10,6 +10,8 @@
 // A handle's generation is the live word, so it is odd and never 0 (0 is the null handle).
 // release() is one compare-and-swap from the handle's word to the next free word: of two
 // threads releasing the same handle exactly one succeeds.
+#include <engine/pool/detail/generation.hpp>  // is_live_generation: odd is live, as in VectorPool
+
 #include <atomic>
 #include <cstdint>
 
@@ -22,7 +24,6 @@ inline constexpr std::uint32_t kCounterStep = 1u << 8;
 constexpr std::uint32_t first_free_generation(std::uint32_t tag) noexcept {
   return (tag & kTagMask) << 1;
 }
-constexpr bool is_live_generation(std::uint32_t g) noexcept { return (g & kLiveBit) != 0; }
 constexpr std::uint32_t live_generation(std::uint32_t free_g) noexcept { return free_g | kLiveBit; }
 constexpr std::uint32_t free_generation_after(std::uint32_t live_g) noexcept {
   return (live_g & ~kLiveBit) + kCounterStep;  // wraps modulo 2^32, keeping the tag bits
