@@ -1,32 +1,82 @@
-// poolshot: skeleton entry point; the game grows into this file's shape
-// (Dear ImGui's example_sdl2_opengl3: init, loop, shutdown in reverse order).
+// poolshot: the shooter. Parses the command line, loads the scenario, then runs the
+// simulation headless (timed, with a report) or, with a display, in the runtime's window.
+// Exit codes: 0 done; 1 the environment failed us (no display, report not writable);
+// 2 the request was wrong (bad flag or value, bad scenario file).
+#include "headless_run.hpp"
 #include "options.hpp"
+#include "report.hpp"
+#include "scenario.hpp"
+#include "simulation.hpp"
 
-#include <engine/fixed_step.hpp>
-
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+
+namespace {
+
+bool display_available() {
+  const char* driver = std::getenv("SDL_VIDEODRIVER");
+  const bool has_display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
+  return has_display || (driver && std::strcmp(driver, "offscreen") == 0);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  const auto options = game::parse_options(argc, argv);
-  if (!options) return 2;
-  if (!options->headless) {
-    const char* requested = std::getenv("SDL_VIDEODRIVER");
-    const bool has_display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
-    if (!has_display && !(requested && std::strcmp(requested, "offscreen") == 0)) {
-      std::fprintf(stderr,
-                   "poolshot: no display found; run with --headless, or set "
-                   "SDL_VIDEODRIVER=offscreen to render without a screen\n");
+  const game::ParsedOptions parsed = game::parse_options(argc, argv);
+  if (parsed.help) {
+    std::fputs(game::usage(), stdout);
+    return 0;
+  }
+  if (!parsed.options) {
+    std::fprintf(stderr, "poolshot: %s\n%s", parsed.error.c_str(), game::usage());
+    return 2;
+  }
+  const game::Options& options = *parsed.options;
+  const std::string scenario_path =
+      options.scenario.empty() ? std::string(POOLSHOT_SCENARIO_DIR) + "/default.json" : options.scenario;
+  game::ScenarioResult loaded = game::load_scenario(scenario_path);
+  if (!loaded.scenario) {
+    std::fprintf(stderr, "poolshot: %s\n", loaded.error.c_str());
+    return 2;
+  }
+  game::Scenario& scenario = *loaded.scenario;
+  if (options.pooling) scenario.pooling = *options.pooling;
+  if (options.storage) scenario.storage = *options.storage;
+
+  if (!options.headless && !display_available()) {
+    std::fprintf(stderr,
+                 "poolshot: no display found; run with --headless, or set "
+                 "SDL_VIDEODRIVER=offscreen to render without a screen\n");
+    return 1;
+  }
+  if (!options.headless) {
+    std::fprintf(stderr, "poolshot: the windowed game is not wired to the runtime yet; run with --headless\n");
+    return 1;
+  }
+
+  game::Simulation sim(scenario, options.seed.value_or(scenario.seed));
+  sim.settings().autofire = options.autofire;
+  const std::uint64_t frames = options.frames.value_or(game::kDefaultHeadlessFrames);
+  const game::FrameSummary summary = game::run_headless(sim, frames);
+
+  const game::SimStats stats = sim.stats();
+  const auto live = [&](game::PoolId id) { return stats.pools[static_cast<std::size_t>(id)].live; };
+  std::printf("poolshot: simulated %" PRIu64 " frames, state_hash %s, sim p50 %.3f ms p99 %.3f ms, "
+              "live bullets %zu enemy_bullets %zu particles %zu enemies %zu, score %" PRId64 "\n",
+              summary.frames, game::hex_hash(sim.state_hash()).c_str(), summary.sim_ms.p50, summary.sim_ms.p99,
+              live(game::PoolId::bullets), live(game::PoolId::enemy_bullets), live(game::PoolId::particles),
+              live(game::PoolId::enemies), stats.score);
+
+  if (!options.report.empty()) {
+    std::string error;
+    const auto report = game::make_report(sim, summary, {scenario_path, options.headless});
+    if (!game::write_report(options.report, report, error)) {
+      std::fprintf(stderr, "poolshot: cannot write report '%s': %s\n", options.report.c_str(), error.c_str());
       return 1;
     }
   }
-  engine::FixedStepClock clock;
-  long steps = 0;
-  while (options->frames < 0 || steps < options->frames) {
-    steps += clock.advance(clock.config().step_seconds);
-    if (options->frames < 0) break;  // the windowed game arrives with the runtime
-  }
-  std::printf("poolshot: simulated %ld frames\n", steps);
   return 0;
 }

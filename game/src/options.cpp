@@ -1,35 +1,123 @@
 #include "options.hpp"
 
-#include <cstdio>
-#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <string_view>
 
 namespace game {
 
 namespace {
-void print_usage() { std::fprintf(stderr, "usage: poolshot [--headless] [--frames N]\n"); }
+
+constexpr const char* kUsage =
+    "usage: poolshot [--headless] [--frames N] [--scenario FILE] [--seed N]\n"
+    "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
+    "                [--report FILE] [--screenshot FILE]\n"
+    "  --headless           simulate without a window (default 600 frames)\n"
+    "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
+    "  --scenario FILE      scenario JSON (default assets/scenarios/default.json)\n"
+    "  --seed N             random seed, N in 0..18446744073709551615 (2^64-1);\n"
+    "                       default: the scenario's seed\n"
+    "  --pooling on|off     objects in pools (on) or one new/delete each (off)\n"
+    "  --storage MODE       pool storage: contiguous or stable\n"
+    "  --autofire           the seed scripts the input: strafe, aim, always fire\n"
+    "  --report FILE        write a JSON report at exit\n"
+    "  --screenshot FILE    save the last rendered frame as PNG (not with --headless)\n"
+    "  --help               this text\n";
+
+// Decimal digits only (no sign, no spaces, no hex), at most `max`; false otherwise.
+bool parse_unsigned(std::string_view text, std::uint64_t max, std::uint64_t& out) {
+  if (text.empty()) return false;
+  std::uint64_t value = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return false;
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (value > (max - digit) / 10) return false;  // value * 10 + digit would pass max
+    value = value * 10 + digit;
+  }
+  out = value;
+  return true;
+}
+
 }  // namespace
 
-std::optional<Options> parse_options(int argc, char** argv) {
-  Options options;
+const char* usage() noexcept { return kUsage; }
+
+ParsedOptions parse_options(int argc, const char* const* argv) {
+  ParsedOptions result;
+  Options o;
+  std::set<std::string> seen;
+  const auto fail = [&](std::string message) {
+    result.error = std::move(message);
+    return result;
+  };
   for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--headless") {
-      options.headless = true;
-    } else if (arg == "--frames" && i + 1 < argc) {
-      char* end = nullptr;
-      options.frames = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || options.frames < 0) {
-        std::fprintf(stderr, "poolshot: --frames needs a non-negative integer\n");
-        print_usage();
-        return std::nullopt;
-      }
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      result.help = true;
+      return result;
+    }
+    // Split --flag=value; a value may also be the next argument.
+    std::optional<std::string> inline_value;
+    if (const auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      inline_value = arg.substr(eq + 1);
+      arg.resize(eq);
+    }
+    static const std::set<std::string> switches = {"--headless", "--autofire"};
+    static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
+                                                 "--storage", "--report",   "--screenshot"};
+    if (switches.count(arg) == 0 && valued.count(arg) == 0) {
+      return fail("unknown flag '" + std::string(argv[i]) + "'");
+    }
+    if (!seen.insert(arg).second) return fail(arg + " given more than once");
+    if (switches.count(arg) != 0) {
+      if (inline_value) return fail(arg + " takes no value");
+      (arg == "--headless" ? o.headless : o.autofire) = true;
+      continue;
+    }
+    std::string value;
+    if (inline_value) {
+      value = *inline_value;
+    } else if (i + 1 < argc && std::strncmp(argv[i + 1], "--", 2) != 0) {
+      value = argv[++i];
     } else {
-      std::fprintf(stderr, "poolshot: unknown flag '%s'\n", arg.c_str());
-      print_usage();
-      return std::nullopt;
+      return fail(arg + " needs a value");
+    }
+    if (arg == "--frames") {
+      std::uint64_t n = 0;
+      if (!parse_unsigned(value, kMaxFrames, n)) {
+        return fail("--frames: '" + value + "' is not a whole number from 0 to " + std::to_string(kMaxFrames));
+      }
+      o.frames = n;
+    } else if (arg == "--seed") {
+      std::uint64_t n = 0;
+      if (!parse_unsigned(value, std::numeric_limits<std::uint64_t>::max(), n)) {
+        return fail("--seed: '" + value + "' is not a whole number from 0 to 18446744073709551615 (2^64-1)");
+      }
+      o.seed = n;
+    } else if (arg == "--pooling") {
+      if (value != "on" && value != "off") return fail("--pooling: '" + value + "' is not 'on' or 'off'");
+      o.pooling = value == "on";
+    } else if (arg == "--storage") {
+      if (value != "contiguous" && value != "stable") {
+        return fail("--storage: '" + value + "' is not 'contiguous' or 'stable'");
+      }
+      o.storage = value == "stable" ? engine::StorageMode::stable : engine::StorageMode::contiguous;
+    } else if (value.empty()) {
+      return fail(arg + ": the file name is empty");
+    } else if (arg == "--scenario") {
+      o.scenario = value;
+    } else if (arg == "--report") {
+      o.report = value;
+    } else {
+      o.screenshot = value;
     }
   }
-  return options;
+  if (o.headless && !o.screenshot.empty()) {
+    return fail("--screenshot needs the renderer; it cannot be combined with --headless");
+  }
+  result.options = o;
+  return result;
 }
 
 }  // namespace game

@@ -1,16 +1,39 @@
 #pragma once
-// Command-line options of poolshot.
+// The command line of poolshot:
+//   poolshot [--headless] [--frames N] [--scenario FILE] [--seed N] [--pooling on|off]
+//            [--storage contiguous|stable] [--autofire] [--report FILE] [--screenshot FILE]
+// Values go as `--flag value` or `--flag=value`. A bad flag or value is a usage error:
+// main prints the reason and the usage to stderr and exits 2.
+#include <engine/pool/growth_policy.hpp>
+
+#include <cstdint>
 #include <optional>
 #include <string>
 
 namespace game {
 
+inline constexpr std::uint64_t kMaxFrames = 1000000000;        // 193 days of game at 60 Hz
+inline constexpr std::uint64_t kDefaultHeadlessFrames = 600;   // 10 s of game
+
 struct Options {
-  bool headless = false;  // simulate with no video at all
-  long frames = -1;       // stop after this many simulation steps; -1 = run until quit
+  bool headless = false;                      // simulate with no window at all
+  std::optional<std::uint64_t> frames;        // steps to run; none: headless 600, windowed until quit
+  std::string scenario;                       // scenario file; empty: assets/scenarios/default.json
+  std::optional<std::uint64_t> seed;          // 0..2^64-1; none: the scenario's seed
+  std::optional<bool> pooling;                // none: the scenario's choice
+  std::optional<engine::StorageMode> storage; // none: the scenario's choice
+  bool autofire = false;                      // the seed scripts the input
+  std::string report;                         // JSON report written at exit; empty: none
+  std::string screenshot;                     // PNG of the last frame (needs the renderer)
 };
 
-// Parses argv; on a bad flag or value prints the reason and usage to stderr and returns nullopt.
-std::optional<Options> parse_options(int argc, char** argv);
+struct ParsedOptions {
+  std::optional<Options> options;  // set when the command line is valid
+  bool help = false;               // --help / -h: print usage() to stdout, exit 0
+  std::string error;               // why it is not valid: "--frames: 'abc' is not ..."
+};
+
+ParsedOptions parse_options(int argc, const char* const* argv);
+const char* usage() noexcept;      // the usage text, newline-terminated
 
 }  // namespace game

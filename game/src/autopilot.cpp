@@ -1,0 +1,45 @@
+// Simulation::autopilot_input: the input --autofire plays with, a pure function of the
+// seed and the game state, so an autofire run is as reproducible as a recorded one.
+#include "simulation.hpp"
+
+#include "rng.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace game {
+
+Input Simulation::autopilot_input() const {
+  Input in;
+  in.fire = true;
+  const float w = scenario_.world_width;
+  const float h = scenario_.world_height;
+  // Strafe along a Lissajous path whose phase comes from the seed.
+  const float phase = random_unit(seed_, 0, Purpose::autopilot_phase) * 6.2831853f;
+  const float t = game_time_;
+  const Vec2 target{w * 0.5f + w * 0.38f * std::sin(t * 0.55f + phase),
+                    h * 0.14f + h * 0.07f * std::sin(t * 1.3f + 2 * phase)};
+  const Vec2 to = target - player_.pos;
+  in.move_x = std::clamp(to.x / 60.0f, -1.0f, 1.0f);
+  in.move_y = std::clamp(to.y / 60.0f, -1.0f, 1.0f);
+
+  // Aim at the nearest on-screen enemy; equal distances go to the lower spawn number, so
+  // the choice does not depend on the order the store visits enemies in.
+  float best = std::numeric_limits<float>::max();
+  std::uint64_t best_seq = 0;
+  in.aim = player_.pos + Vec2{0, 100};
+  enemies_.store().for_each([&](const Enemy& e) {
+    if (e.hp <= 0 || e.gone || e.pos.y > h) return;
+    const float d = length_squared(e.pos - player_.pos);
+    if (d < best || (d == best && e.seq < best_seq)) {
+      best = d;
+      best_seq = e.seq;
+      in.aim = e.pos;
+    }
+  });
+  in.restart = game_over_ && game_over_time_ >= 3.0f;
+  return in;
+}
+
+}  // namespace game

@@ -1,0 +1,54 @@
+#pragma once
+// game::BulletManager: one side's bullets (the player's, or the enemies'), in an ObjectStore.
+// A bullet flies straight; it dies when it leaves the playfield's margin, grows too old, or
+// the side's hit test says it struck something.
+#include "entities.hpp"
+#include "object_store.hpp"
+#include "rect.hpp"
+
+#include <cstdint>
+
+namespace game {
+
+class BulletManager {
+ public:
+  static constexpr float kMaxAgeSeconds = 30;  // a backstop: a bullet that never leaves still dies
+
+  BulletManager(const engine::GrowthPolicy& policy, bool pooled) : store_(policy, pooled) {}
+
+  // Spawns a bullet; it gets the sequence number next_seq() returned. nullptr at capacity.
+  Bullet* fire(Vec2 pos, Vec2 vel, float radius, std::uint32_t color, std::int32_t damage) {
+    Bullet b;
+    b.pos = b.prev = pos;
+    b.vel = vel;
+    b.radius = radius;
+    b.color = color;
+    b.damage = damage;
+    b.seq = next_seq_++;  // consumed even when refused, so later numbers do not depend on capacity
+    return store_.spawn(b);
+  }
+  // The sequence number the next fire() assigns; random draws for that bullet key on it.
+  std::uint64_t next_seq() const noexcept { return next_seq_; }
+
+  // Moves every bullet one step; hit(const Bullet&) -> true consumes the bullet. The hit
+  // test must not depend on which bullet it saw before (storage order is arbitrary).
+  template <class HitTest>
+  void update(float dt, const Rect& alive_area, HitTest&& hit) {
+    store_.update([&](Bullet& b) {
+      b.prev = b.pos;
+      b.pos = b.pos + b.vel * dt;
+      b.age += dt;
+      if (!alive_area.contains(b.pos) || b.age > kMaxAgeSeconds) return false;
+      return !hit(static_cast<const Bullet&>(b));
+    });
+  }
+
+  ObjectStore<Bullet>& store() noexcept { return store_; }
+  const ObjectStore<Bullet>& store() const noexcept { return store_; }
+
+ private:
+  ObjectStore<Bullet> store_;
+  std::uint64_t next_seq_ = 1;
+};
+
+}  // namespace game

@@ -1,0 +1,179 @@
+#include "enemy_manager.hpp"
+
+#include "rng.hpp"
+
+#include <engine/sprite.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace game {
+
+namespace {
+
+constexpr float kPi = 3.14159265358979f;
+constexpr float kDegrees = kPi / 180.0f;
+
+float radius_of(EnemyKind kind) {
+  switch (kind) {
+    case EnemyKind::grunt: return 14;
+    case EnemyKind::spinner: return 16;
+    case EnemyKind::burster: return 18;
+    case EnemyKind::boss: return 44;
+  }
+  return 14;
+}
+
+std::uint32_t bullet_color(FirePattern pattern) {
+  switch (pattern) {
+    case FirePattern::aimed: return engine::rgba(255, 90, 120);
+    case FirePattern::radial: return engine::rgba(255, 170, 60);
+    case FirePattern::spiral: return engine::rgba(190, 110, 255);
+  }
+  return engine::rgba(255, 255, 255);
+}
+
+// Where an enemy wants to be relative to its station, by kind: each kind moves its own way.
+Vec2 sway(const Enemy& e, float world_width) {
+  const float t = e.age;
+  switch (e.wave.kind) {
+    case EnemyKind::grunt: return {std::sin(t * 1.4f + e.phase) * 70.0f, std::sin(t * 0.9f + e.phase) * 12.0f};
+    case EnemyKind::spinner: return {std::cos(t * 2.0f + e.phase) * 60.0f, std::sin(t * 2.0f + e.phase) * 40.0f};
+    case EnemyKind::burster: return {std::sin(t * 0.6f + e.phase) * 120.0f, 0.0f};
+    case EnemyKind::boss: return {std::sin(t * 0.35f + e.phase) * world_width * 0.3f, std::sin(t * 0.7f) * 30.0f};
+  }
+  return {};
+}
+
+}  // namespace
+
+EnemyManager::EnemyManager(const engine::GrowthPolicy& policy, bool pooled, std::uint64_t seed,
+                           const Scenario& scenario, float dt)
+    : store_(policy, pooled), seed_(seed), scenario_(&scenario), approach_(1.0f - std::exp(-2.5f * dt)) {
+  by_seq_.reserve(policy.initial_capacity);
+  restart();
+}
+
+void EnemyManager::restart() {
+  store_.clear();
+  by_seq_.clear();
+  next_wave_ = 0;
+  waves_started_ = 0;
+  loop_level_ = 0;
+  wave_clock_ = scenario_->waves.front().delay;
+}
+
+void EnemyManager::spawn_due_waves(float dt, float density) {
+  const auto& waves = scenario_->waves;
+  wave_clock_ -= dt;
+  while (wave_clock_ <= 0 && next_wave_ < waves.size()) {
+    spawn_wave(waves[next_wave_], density);
+    ++waves_started_;
+    if (++next_wave_ == waves.size() && scenario_->loop_waves) {
+      next_wave_ = 0;
+      ++loop_level_;
+    }
+    if (next_wave_ < waves.size()) wave_clock_ += std::max(waves[next_wave_].delay, dt);
+  }
+}
+
+void EnemyManager::spawn_wave(const WaveConfig& config, float density) {
+  const int count = static_cast<int>(std::lround(static_cast<float>(config.count) * density));
+  // Each pass through the wave list is tougher: more hp, faster volleys, faster bullets.
+  const float level = static_cast<float>(loop_level_) * scenario_->loop_ramp;
+  WaveConfig wave = config;
+  wave.hp = static_cast<std::int32_t>(static_cast<float>(config.hp) * (1.0f + 0.5f * level));
+  wave.fire_interval = config.fire_interval / (1.0f + 0.25f * level);
+  wave.bullet_speed = config.bullet_speed * (1.0f + 0.1f * level);
+  const float width = scenario_->world_width;
+  const float height = scenario_->world_height;
+  for (int i = 0; i < count; ++i) {
+    const std::uint64_t seq = next_seq_++;
+    Enemy e;
+    e.seq = seq;
+    e.wave = wave;
+    e.wave_number = waves_started_ + 1;
+    e.radius = radius_of(wave.kind);
+    e.hp = e.max_hp = std::max(1, wave.hp);
+    // Stations spread evenly across the width, jittered, in the upper part of the field.
+    const float slot = (static_cast<float>(i) + 0.5f) / static_cast<float>(count);
+    const float jitter = random_range(seed_, seq, Purpose::enemy_spawn_x, -0.35f, 0.35f) / static_cast<float>(count);
+    e.station.x = std::clamp((slot + jitter) * width, e.radius, width - e.radius);
+    e.station.y = height * random_range(seed_, seq, Purpose::enemy_station_y, 0.55f, 0.9f);
+    e.pos = e.prev = {e.station.x, height + e.radius + random_range(seed_, seq, Purpose::enemy_spawn_y, 20, 140)};
+    e.phase = random_range(seed_, seq, Purpose::enemy_phase, 0, 2 * kPi);
+    e.fire_timer = random_range(seed_, seq, Purpose::enemy_fire_delay, 0.6f, 0.6f + wave.fire_interval);
+    if (store_.spawn(e) == nullptr) break;  // at capacity: the rest of the wave cannot fit either
+  }
+}
+
+void EnemyManager::sort_by_seq() {
+  by_seq_.clear();
+  by_seq_.reserve(store_.capacity());  // allocates only after the store grew
+  store_.for_each([this](Enemy& e) { by_seq_.push_back(&e); });
+  std::sort(by_seq_.begin(), by_seq_.end(), [](const Enemy* a, const Enemy* b) { return a->seq < b->seq; });
+}
+
+void EnemyManager::update(float dt, const Vec2* aim_at, BulletManager& enemy_bullets) {
+  const float width = scenario_->world_width;
+  const float height = scenario_->world_height;
+  for (Enemy* e : by_seq_) {
+    e->prev = e->pos;
+    e->age += dt;
+    e->hit_flash = std::max(0.0f, e->hit_flash - dt);
+    if (!e->leaving && e->age > e->wave.stay_seconds) e->leaving = true;
+    if (e->leaving) e->station.y += 150.0f * dt;
+    const Vec2 target = e->station + sway(*e, width);
+    e->pos = e->pos + (target - e->pos) * approach_;
+    if (e->leaving && e->pos.y > height + e->radius + 60.0f) {
+      e->gone = true;
+      continue;
+    }
+    // Only enemies on screen fire, so nothing shoots from beyond the edge.
+    if (e->pos.y > height - e->radius * 0.5f) continue;
+    e->fire_timer -= dt;
+    while (e->fire_timer <= 0) {
+      fire_volley(*e, aim_at, enemy_bullets);
+      e->fire_timer += e->wave.fire_interval;
+    }
+  }
+}
+
+void EnemyManager::fire_volley(Enemy& e, const Vec2* aim_at, BulletManager& enemy_bullets) {
+  const WaveConfig& w = e.wave;
+  const int n = w.bullets_per_volley;
+  const float spread = w.spread_degrees * kDegrees;
+  const std::uint32_t color = bullet_color(w.pattern);
+  const auto shoot = [&](float angle) {
+    const Vec2 dir = from_angle(angle, 1.0f);
+    enemy_bullets.fire(e.pos + dir * e.radius, dir * w.bullet_speed, 4.0f, color, 1);
+  };
+  switch (w.pattern) {
+    case FirePattern::aimed: {
+      const Vec2 to = aim_at ? *aim_at - e.pos : Vec2{0, -1};
+      const float centre = std::atan2(to.y, to.x);
+      for (int i = 0; i < n; ++i) {
+        const float t = n == 1 ? 0.0f : static_cast<float>(i) / static_cast<float>(n - 1) - 0.5f;
+        shoot(centre + t * spread);
+      }
+      break;
+    }
+    case FirePattern::radial:
+    case FirePattern::spiral: {
+      // A ring of n; radial rings alternate by half a gap so volleys interleave, spirals turn
+      // by the spread each volley so the arms curl.
+      const float gap = 2 * kPi / static_cast<float>(n);
+      for (int i = 0; i < n; ++i) shoot(e.volley_angle + static_cast<float>(i) * gap);
+      e.volley_angle += (w.pattern == FirePattern::radial ? gap * 0.5f : 0.0f) + spread;
+      e.volley_angle = std::fmod(e.volley_angle, 2 * kPi);
+      break;
+    }
+  }
+}
+
+void EnemyManager::sweep() {
+  store_.update([](Enemy& e) { return e.hp > 0 && !e.gone; });
+  by_seq_.clear();  // its pointers may dangle now
+}
+
+}  // namespace game

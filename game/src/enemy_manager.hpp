@@ -1,0 +1,57 @@
+#pragma once
+// game::EnemyManager: the waves, and the enemies they bring, in an ObjectStore.
+// Enemies fly to a station, sway there, fire their pattern, and after their stay leave
+// through the top edge. Each step they are visited in spawn order (a seq-sorted scratch
+// list), so the bullets they fire get sequence numbers in an order storage cannot change.
+#include "bullet_manager.hpp"
+#include "entities.hpp"
+#include "object_store.hpp"
+#include "scenario.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace game {
+
+class EnemyManager {
+ public:
+  EnemyManager(const engine::GrowthPolicy& policy, bool pooled, std::uint64_t seed, const Scenario& scenario,
+               float dt);
+
+  // Advances the wave clock; spawns every wave that is due (count x density enemies).
+  void spawn_due_waves(float dt, float density);
+  // Rebuilds by_seq(): the live enemies sorted by sequence number. Call after spawning.
+  void sort_by_seq();
+  const std::vector<Enemy*>& by_seq() const noexcept { return by_seq_; }
+  // Moves and fires every enemy, in seq order. aim_at: the player, or nothing when dead.
+  void update(float dt, const Vec2* aim_at, BulletManager& enemy_bullets);
+  // Releases enemies that died or left (two-phase, after everything else this step).
+  void sweep();
+  // Forgets all enemies and starts the wave list again (a restart).
+  void restart();
+
+  std::uint32_t waves_started() const noexcept { return waves_started_; }
+  std::uint32_t loop_level() const noexcept { return loop_level_; }
+  float wave_clock() const noexcept { return wave_clock_; }
+  std::size_t next_wave() const noexcept { return next_wave_; }
+  ObjectStore<Enemy>& store() noexcept { return store_; }
+  const ObjectStore<Enemy>& store() const noexcept { return store_; }
+  std::uint64_t next_seq() const noexcept { return next_seq_; }
+
+ private:
+  void spawn_wave(const WaveConfig& wave, float density);
+  void fire_volley(Enemy& e, const Vec2* aim_at, BulletManager& enemy_bullets);
+
+  ObjectStore<Enemy> store_;
+  std::uint64_t seed_;
+  const Scenario* scenario_;
+  float approach_;                // fraction of the way to the target covered per step
+  std::vector<Enemy*> by_seq_;    // scratch, capacity kept (no allocation once warm)
+  float wave_clock_ = 0;          // seconds until the next wave
+  std::size_t next_wave_ = 0;
+  std::uint32_t waves_started_ = 0;
+  std::uint32_t loop_level_ = 0;  // completed passes through the wave list
+  std::uint64_t next_seq_ = 1;
+};
+
+}  // namespace game

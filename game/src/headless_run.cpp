@@ -1,0 +1,43 @@
+#include "headless_run.hpp"
+
+#include "alloc_counter.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace game {
+
+namespace {
+
+std::uint64_t growth_events(const Simulation& sim) {
+  std::uint64_t total = 0;
+  for (const StoreStats& s : sim.stats().pools) total += s.growth_events;
+  return total;
+}
+
+}  // namespace
+
+std::uint64_t count_step_allocations(Simulation& sim, const Input& input) {
+  const std::uint64_t before = heap_alloc_count();
+  sim.step(input);
+  return heap_alloc_count() - before;
+}
+
+FrameSummary run_headless(Simulation& sim, std::uint64_t frames, const Input& input, std::uint64_t warmup_frames) {
+  using clock = std::chrono::steady_clock;
+  FrameLog log(static_cast<std::size_t>(std::min<std::uint64_t>(frames, kMaxTimedFrames)), warmup_frames);
+  std::uint64_t grown = growth_events(sim);
+  for (std::uint64_t f = 0; f < frames; ++f) {
+    const std::uint64_t allocs_before = heap_alloc_count();
+    const auto start = clock::now();
+    sim.step(input);
+    const auto stop = clock::now();
+    const std::uint64_t allocs = heap_alloc_count() - allocs_before;
+    const std::uint64_t now_grown = growth_events(sim);
+    log.record(std::chrono::duration<double, std::milli>(stop - start).count(), 0.0, allocs, now_grown != grown);
+    grown = now_grown;
+  }
+  return log.summary();
+}
+
+}  // namespace game

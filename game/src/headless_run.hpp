@@ -1,0 +1,22 @@
+#pragma once
+// game::run_headless: steps a Simulation with no window, timing each step with steady_clock
+// and counting the operator new calls inside it. Used by `poolshot --headless` and tests.
+#include "frame_log.hpp"
+#include "input.hpp"
+#include "simulation.hpp"
+
+#include <cstdint>
+
+namespace game {
+
+inline constexpr std::uint64_t kDefaultWarmupFrames = 120;  // 2 s of game
+inline constexpr std::size_t kMaxTimedFrames = std::size_t{1} << 20;
+
+// Runs `frames` steps with `input` each step (autofire, if on in the settings, overrides it).
+FrameSummary run_headless(Simulation& sim, std::uint64_t frames, const Input& input = {},
+                          std::uint64_t warmup_frames = kDefaultWarmupFrames);
+
+// Steps once, returning the operator new calls the step made (tests).
+std::uint64_t count_step_allocations(Simulation& sim, const Input& input = {});
+
+}  // namespace game

@@ -1,0 +1,146 @@
+// Simulation::collect_sprites: the game's Draw. Reads the state, writes engine::Sprite
+// values; never changes the game, so rendering can run at any rate.
+#include "atlas_cells.hpp"
+#include "rng.hpp"
+#include "simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace game {
+
+namespace {
+
+enum Layer : std::uint8_t { background = 0, trail = 1, particles = 2, enemies = 3, bullets = 4, ship = 5 };
+
+constexpr float kPi = 3.14159265358979f;
+constexpr int kStars = 90;
+
+engine::Sprite sprite(Vec2 pos, float w, float h, std::uint16_t cell, std::uint8_t layer, std::uint32_t color,
+                      float rotation = 0, engine::BlendMode blend = engine::BlendMode::alpha) {
+  engine::Sprite s;
+  s.x = pos.x;
+  s.y = pos.y;
+  s.width = w;
+  s.height = h;
+  s.rotation = rotation;
+  s.color = color;
+  s.cell = cell;
+  s.layer = layer;
+  s.blend = blend;
+  return s;
+}
+
+// Scales all four channels: right for additive blending (colour fades) and for alpha.
+std::uint32_t faded(std::uint32_t color, float f) {
+  std::uint32_t out = 0;
+  for (int shift = 0; shift < 32; shift += 8) {
+    const auto c = static_cast<float>((color >> shift) & 0xffu) * f;
+    out |= static_cast<std::uint32_t>(std::clamp(c, 0.0f, 255.0f)) << shift;
+  }
+  return out;
+}
+
+std::uint16_t enemy_cell(EnemyKind kind) {
+  switch (kind) {
+    case EnemyKind::grunt: return atlas::grunt;
+    case EnemyKind::spinner: return atlas::spinner;
+    case EnemyKind::burster: return atlas::burster;
+    case EnemyKind::boss: return atlas::boss;
+  }
+  return atlas::grunt;
+}
+
+std::uint32_t enemy_color(EnemyKind kind) {
+  switch (kind) {
+    case EnemyKind::grunt: return engine::rgba(255, 110, 110);
+    case EnemyKind::spinner: return engine::rgba(200, 130, 255);
+    case EnemyKind::burster: return engine::rgba(255, 190, 80);
+    case EnemyKind::boss: return engine::rgba(255, 80, 160);
+  }
+  return engine::rgba(255, 255, 255);
+}
+
+}  // namespace
+
+void Simulation::collect_sprites(std::vector<engine::Sprite>& out, float alpha) const {
+  out.clear();
+  if (paused_) alpha = 1;  // a paused frame must not swing between the last two steps
+  alpha = std::clamp(alpha, 0.0f, 1.0f);
+  out.reserve(kStars + 2 + particles_.store().size() + enemies_.store().size() + player_bullets_.store().size() +
+              enemy_bullets_.store().size());
+  const float w = scenario_.world_width;
+  const float h = scenario_.world_height;
+
+  // Background: stars scrolling down at three depths (drawn from the seed, not stored).
+  const float time = game_time_ - kStepSeconds * (1 - alpha);
+  for (int i = 0; i < kStars; ++i) {
+    const auto id = static_cast<std::uint64_t>(i);
+    const float depth = random_range(seed_, id, Purpose::star_depth, 0.2f, 1.0f);
+    const float x = random_unit(seed_, id, Purpose::star_x) * w;
+    float y = std::fmod(random_unit(seed_, id, Purpose::star_y) * h - time * 60.0f * depth, h);
+    if (y < 0) y += h;
+    const auto bright = static_cast<std::uint8_t>(90 + 150 * depth);
+    out.push_back(sprite({x, y}, 2 + 4 * depth, 2 + 4 * depth, atlas::star, background,
+                         engine::rgba(bright, bright, 255, bright), 0, engine::BlendMode::additive));
+  }
+
+  particles_.store().for_each([&](const Particle& p) {
+    const float f = std::clamp(p.life / p.max_life, 0.0f, 1.0f);
+    const Vec2 at = lerp(p.prev, p.pos, alpha);
+    switch (p.kind) {
+      case ParticleKind::spark: {
+        const float len = p.size * (0.6f + 0.8f * f);
+        out.push_back(sprite(at, len * 0.5f, len, atlas::spark, particles, faded(p.color, f),
+                             std::atan2(p.vel.y, p.vel.x) - kPi / 2, engine::BlendMode::additive));
+        break;
+      }
+      case ParticleKind::smoke: {
+        const float size = p.size * (1.0f + 1.5f * (1 - f));  // puffs grow as they fade
+        out.push_back(sprite(at, size, size, atlas::smoke, particles, faded(p.color, f), 0, engine::BlendMode::additive));
+        break;
+      }
+      case ParticleKind::trail: {
+        const float size = p.size * (0.4f + 0.6f * f);
+        out.push_back(sprite(at, size, size, atlas::smoke, trail, faded(p.color, f), 0, engine::BlendMode::additive));
+        break;
+      }
+      case ParticleKind::flash: {
+        const float size = p.size * (1.4f - 0.6f * f);
+        out.push_back(sprite(at, size, size, atlas::explosion, particles, faded(p.color, f), 0,
+                             engine::BlendMode::additive));
+        break;
+      }
+    }
+  });
+
+  enemies_.store().for_each([&](const Enemy& e) {
+    const float size = e.radius * 2.4f;
+    const float spin = e.wave.kind == EnemyKind::spinner ? e.age * 3.0f : 0.0f;
+    const std::uint32_t color = e.hit_flash > 0 ? engine::rgba(255, 255, 255) : enemy_color(e.wave.kind);
+    out.push_back(sprite(lerp(e.prev, e.pos, alpha), size, size, enemy_cell(e.wave.kind), enemies, color, spin));
+  });
+
+  enemy_bullets_.store().for_each([&](const Bullet& b) {
+    const float size = b.radius * 3.0f;
+    out.push_back(sprite(lerp(b.prev, b.pos, alpha), size, size, atlas::enemy_bullet, bullets, b.color));
+  });
+  player_bullets_.store().for_each([&](const Bullet& b) {
+    out.push_back(sprite(lerp(b.prev, b.pos, alpha), 7, 20, atlas::player_bullet, bullets, b.color,
+                         std::atan2(b.vel.y, b.vel.x) - kPi / 2));
+  });
+
+  if (player_.alive) {
+    const Vec2 at = lerp(player_.prev, player_.pos, alpha);
+    const float facing = std::atan2(player_.aim.y, player_.aim.x) - kPi / 2;
+    // While shielded the ship blinks (by step, so the picture is deterministic) in a bubble.
+    const bool blink_off = player_.shield > 0 && (frame_ / 4) % 2 == 1;
+    if (!blink_off) out.push_back(sprite(at, 40, 40, atlas::ship, ship, engine::rgba(230, 245, 255), facing));
+    if (player_.shield > 0) {
+      out.push_back(sprite(at, 56, 56, atlas::shield, ship, engine::rgba(120, 200, 255, 200), 0,
+                           engine::BlendMode::additive));
+    }
+  }
+}
+
+}  // namespace game

@@ -1,0 +1,109 @@
+#include "report.hpp"
+
+#include "alloc_counter.hpp"
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace game {
+
+namespace {
+
+nlohmann::json to_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}}; }
+
+const char* storage_name(engine::StorageMode mode) {
+  return mode == engine::StorageMode::stable ? "stable" : "contiguous";
+}
+
+}  // namespace
+
+std::string hex_hash(std::uint64_t hash) {
+  char text[19];
+  std::snprintf(text, sizeof text, "0x%016" PRIx64, hash);
+  return text;
+}
+
+nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, const ReportContext& context) {
+  using nlohmann::json;
+  const SimStats stats = sim.stats();
+  const Settings& settings = sim.applied_settings();
+  json report;
+  report["frames"] = frames.frames;
+  report["simulated_frames"] = stats.frame;
+  report["seed"] = sim.seed();
+  report["scenario"] = context.scenario_path;
+  report["headless"] = context.headless;
+  report["pooling"] = settings.pooling ? "on" : "off";
+  report["storage"] = storage_name(settings.storage);
+  report["autofire"] = settings.autofire;
+  report["stress"] = settings.stress;
+  report["state_hash"] = hex_hash(sim.state_hash());
+  report["frame_ms"] = {{"sim", to_json(frames.sim_ms)},
+                        {"render", to_json(frames.render_ms)},
+                        {"total", to_json(frames.total_ms)},
+                        {"timed_frames", frames.timed_frames}};
+  json pools = json::object();
+  for (std::size_t i = 0; i < kPoolCount; ++i) {
+    const StoreStats& s = stats.pools[i];
+    const PoolConfig& c = settings.pools[i];
+    pools[pool_name(static_cast<PoolId>(i))] = {
+        {"live", s.live},
+        {"peak_live", s.peak_live},
+        {"capacity", s.capacity},
+        {"growth_events", s.growth_events},
+        {"bytes_held", s.bytes_held},
+        {"spawns", s.spawns},
+        {"releases", s.releases},
+        {"refused_spawns", s.refused_spawns},
+        {"policy", {{"initial_capacity", c.initial_capacity}, {"growth_step", c.growth_step},
+                    {"max_capacity", c.max_capacity}, {"page_slots", c.page_slots}}}};
+  }
+  report["pools"] = pools;
+  report["heap_allocs"] = {
+      {"per_frame_max_steady", frames.heap_allocs_per_frame_max_steady},
+      {"steady_state", "frames after the first " + std::to_string(frames.warmup_frames) +
+                           " (warm-up) and after the last frame in which any pool grew; -1: no such frame"},
+      {"steady_from_frame", frames.steady_from_frame},
+      {"steady_frames", frames.steady_frames},
+      {"last_growth_frame", frames.last_growth_frame},
+      {"per_frame_max", frames.heap_allocs_per_frame_max},
+      {"during_frames", frames.heap_allocs_total},
+      {"process_total", heap_alloc_count()}};
+  report["game"] = {{"score", stats.score},     {"lives", stats.lives},   {"wave", stats.wave},
+                    {"loop_level", stats.loop_level}, {"game_over", stats.game_over},
+                    {"kills", stats.kills},     {"hits", stats.hits},     {"deaths", stats.deaths},
+                    {"restarts", stats.restarts}};
+  json log = json::array();
+  for (const GrowthRecord& g : sim.growth_log()) {
+    log.push_back({{"pool", pool_name(g.pool)},
+                   {"frame", g.frame},
+                   {"old_capacity", g.event.old_capacity},
+                   {"new_capacity", g.event.new_capacity},
+                   {"bytes_allocated", g.event.bytes_allocated},
+                   {"relocated_objects", g.event.relocated_objects},
+                   {"microseconds", g.event.microseconds}});
+  }
+  report["growth_log"] = log;
+  report["growth_log_dropped"] = sim.growth_log_dropped();
+  return report;
+}
+
+bool write_report(const std::string& path, const nlohmann::json& report, std::string& error) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    error = std::strerror(errno);
+    return false;
+  }
+  out << report.dump(2) << '\n';
+  out.flush();
+  if (!out) {
+    error = "write failed";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace game

@@ -1,0 +1,24 @@
+#pragma once
+// The JSON report `poolshot --report FILE` writes at exit: what ran, the state hash, frame
+// times, the pools, and heap allocations (see frame_log.hpp for "steady state").
+#include "frame_log.hpp"
+#include "simulation.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace game {
+
+struct ReportContext {
+  std::string scenario_path;
+  bool headless = true;
+};
+
+nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, const ReportContext& context);
+// "0x" + 16 lower-case hex digits.
+std::string hex_hash(std::uint64_t hash);
+// Writes `report` (pretty, newline-terminated); on failure returns false and sets `error`.
+bool write_report(const std::string& path, const nlohmann::json& report, std::string& error);
+
+}  // namespace game

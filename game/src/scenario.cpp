@@ -1,0 +1,295 @@
+#include "scenario.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <type_traits>
+#include <utility>
+
+namespace game {
+
+const char* pool_name(PoolId id) noexcept {
+  switch (id) {
+    case PoolId::bullets: return "bullets";
+    case PoolId::enemy_bullets: return "enemy_bullets";
+    case PoolId::particles: return "particles";
+    case PoolId::enemies: return "enemies";
+  }
+  return "?";
+}
+
+namespace {
+
+using nlohmann::json;
+
+// The first problem found; thrown to unwind out of the nested readers in one step.
+struct ScenarioError {
+  std::string key;
+  std::string reason;
+};
+
+std::string shown(const json& value) {
+  std::string text = value.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+template <class T>
+std::string range_text(T lo, T hi) {
+  std::ostringstream out;
+  out << lo << ".." << hi;
+  return out.str();
+}
+
+// Reads the keys of one JSON object; finish() rejects any key nobody asked for, so a typo
+// ("bullet_sped") is an error instead of a silently ignored setting.
+class ObjectReader {
+ public:
+  ObjectReader(const json& object, std::string path) : object_(object), path_(std::move(path)) {
+    if (!object_.is_object()) fail_here("must be an object (got " + shown(object_) + ")");
+  }
+
+  const json* find(const char* key) {
+    seen_.insert(key);
+    const auto it = object_.find(key);
+    return it == object_.end() ? nullptr : &*it;
+  }
+
+  template <class Int>
+  void integer(const char* key, Int& out, Int lo, Int hi) {
+    const json* v = find(key);
+    if (!v) return;
+    const std::string want = "must be an integer in " + range_text(lo, hi);
+    if (!v->is_number_integer()) fail(key, want + " (got " + shown(*v) + ")");
+    if (v->is_number_unsigned()) {
+      const auto u = v->get<std::uint64_t>();
+      if (u > static_cast<std::uint64_t>(hi)) fail(key, want + " (got " + shown(*v) + ")");
+      out = static_cast<Int>(u);
+      if (out < lo) fail(key, want + " (got " + shown(*v) + ")");
+      return;
+    }
+    // Here the value is negative (nlohmann stores non-negative integers as unsigned).
+    if constexpr (std::is_unsigned_v<Int>) {
+      fail(key, want + " (got " + shown(*v) + ")");
+    } else {
+      const auto s = v->get<std::int64_t>();
+      if (s < static_cast<std::int64_t>(lo)) fail(key, want + " (got " + shown(*v) + ")");
+      out = static_cast<Int>(s);
+    }
+  }
+
+  void number(const char* key, float& out, float lo, float hi) {
+    const json* v = find(key);
+    if (!v) return;
+    const std::string want = "must be a number in " + range_text(lo, hi);
+    if (!v->is_number()) fail(key, want + " (got " + shown(*v) + ")");
+    const double d = v->get<double>();
+    if (!std::isfinite(d) || d < lo || d > hi) fail(key, want + " (got " + shown(*v) + ")");
+    out = static_cast<float>(d);
+  }
+
+  void boolean(const char* key, bool& out) {
+    const json* v = find(key);
+    if (!v) return;
+    if (!v->is_boolean()) fail(key, "must be true or false (got " + shown(*v) + ")");
+    out = v->get<bool>();
+  }
+
+  template <class Enum>
+  void choice(const char* key, Enum& out, std::initializer_list<std::pair<const char*, Enum>> names) {
+    const json* v = find(key);
+    if (!v) return;
+    std::string allowed;
+    for (const auto& n : names) allowed += std::string(allowed.empty() ? "" : ", ") + '"' + n.first + '"';
+    if (v->is_string()) {
+      for (const auto& n : names) {
+        if (v->get<std::string>() == n.first) {
+          out = n.second;
+          return;
+        }
+      }
+    }
+    fail(key, "must be one of " + allowed + " (got " + shown(*v) + ")");
+  }
+
+  void text(const char* key) {  // free text (a description): only its type is checked
+    const json* v = find(key);
+    if (v && !v->is_string()) fail(key, "must be a string (got " + shown(*v) + ")");
+  }
+
+  std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  [[noreturn]] void fail(const std::string& key, const std::string& reason) const {
+    throw ScenarioError{key_path(key), reason};
+  }
+  [[noreturn]] void fail_here(const std::string& reason) const {
+    throw ScenarioError{path_.empty() ? "(top level)" : path_, reason};
+  }
+
+  void finish() const {
+    for (auto it = object_.begin(); it != object_.end(); ++it) {
+      if (seen_.count(it.key()) == 0) fail(it.key(), "unknown key");
+    }
+  }
+
+ private:
+  const json& object_;
+  std::string path_;
+  std::set<std::string> seen_;
+};
+
+void read_pool(ObjectReader& parent, const char* key, PoolConfig& pool) {
+  const json* v = parent.find(key);
+  if (!v) return;
+  ObjectReader r(*v, parent.key_path(key));
+  r.integer("initial_capacity", pool.initial_capacity, std::size_t{1}, kPoolCapacityCap);
+  r.integer("growth_step", pool.growth_step, std::size_t{0}, kPoolCapacityCap);
+  r.integer("max_capacity", pool.max_capacity, std::size_t{1}, kPoolCapacityCap);
+  r.integer("page_slots", pool.page_slots, std::size_t{64}, std::size_t{1} << 20);
+  r.finish();
+  if ((pool.page_slots & (pool.page_slots - 1)) != 0) r.fail("page_slots", "must be a power of two");
+  if (pool.initial_capacity > pool.max_capacity) {
+    r.fail("initial_capacity", "must not exceed max_capacity (" + std::to_string(pool.max_capacity) + ")");
+  }
+}
+
+WaveConfig read_wave(const json& v, const std::string& path) {
+  WaveConfig w;
+  ObjectReader r(v, path);
+  r.number("delay", w.delay, 0.0f, 600.0f);
+  r.choice("kind", w.kind, {{"grunt", EnemyKind::grunt}, {"spinner", EnemyKind::spinner},
+                            {"burster", EnemyKind::burster}, {"boss", EnemyKind::boss}});
+  r.integer("count", w.count, 1, 10000);
+  r.choice("pattern", w.pattern, {{"aimed", FirePattern::aimed}, {"radial", FirePattern::radial},
+                                  {"spiral", FirePattern::spiral}});
+  r.integer("hp", w.hp, 1, 1000000);
+  r.number("fire_interval", w.fire_interval, 0.01f, 60.0f);
+  r.integer("bullets_per_volley", w.bullets_per_volley, 1, 1000);
+  r.number("bullet_speed", w.bullet_speed, 1.0f, 5000.0f);
+  r.number("spread_degrees", w.spread_degrees, 0.0f, 360.0f);
+  r.number("stay_seconds", w.stay_seconds, 0.5f, 3600.0f);
+  r.finish();
+  return w;
+}
+
+Scenario read_scenario(const json& root, const std::string& name) {
+  Scenario s;
+  s.name = name;
+  ObjectReader r(root, "");
+  r.text("description");
+  r.integer("seed", s.seed, std::uint64_t{0}, std::numeric_limits<std::uint64_t>::max());
+  if (const json* v = r.find("world")) {
+    ObjectReader w(*v, "world");
+    w.number("width", s.world_width, 320.0f, 8192.0f);
+    w.number("height", s.world_height, 240.0f, 8192.0f);
+    w.finish();
+  }
+  if (const json* v = r.find("player")) {
+    ObjectReader p(*v, "player");
+    p.integer("lives", s.player.lives, 1, 99);
+    p.number("speed", s.player.speed, 10.0f, 5000.0f);
+    p.boolean("invulnerable", s.player.invulnerable);
+    p.number("respawn_shield_seconds", s.player.respawn_shield_seconds, 0.0f, 30.0f);
+    p.finish();
+  }
+  if (const json* v = r.find("weapon")) {
+    ObjectReader w(*v, "weapon");
+    w.number("shots_per_second", s.weapon.shots_per_second, 0.1f, 1000.0f);
+    w.integer("bullets_per_shot", s.weapon.bullets_per_shot, 1, 1000);
+    w.number("spread_degrees", s.weapon.spread_degrees, 0.0f, 360.0f);
+    w.number("bullet_speed", s.weapon.bullet_speed, 10.0f, 10000.0f);
+    w.integer("damage", s.weapon.damage, 1, 1000000);
+    w.finish();
+  }
+  r.number("stress", s.stress, 0.01f, 1000.0f);
+  r.number("enemy_density", s.enemy_density, 0.0f, 100.0f);
+  if (const json* v = r.find("particles")) {
+    ObjectReader p(*v, "particles");
+    p.integer("per_explosion", s.particles.per_explosion, 0, 100000);
+    p.integer("per_hit", s.particles.per_hit, 0, 1000);
+    p.number("trail_per_second", s.particles.trail_per_second, 0.0f, 100000.0f);
+    p.number("life_seconds", s.particles.life_seconds, 0.05f, 30.0f);
+    p.finish();
+  }
+  r.boolean("pooling", s.pooling);
+  r.choice("storage", s.storage, {{"contiguous", engine::StorageMode::contiguous},
+                                  {"stable", engine::StorageMode::stable}});
+  if (const json* v = r.find("pools")) {
+    ObjectReader p(*v, "pools");
+    for (std::size_t i = 0; i < kPoolCount; ++i) read_pool(p, pool_name(static_cast<PoolId>(i)), s.pools[i]);
+    p.finish();
+  }
+  const json* waves = r.find("waves");
+  if (!waves) r.fail("waves", "is required (an array of 1..1000 waves)");
+  if (!waves->is_array() || waves->empty() || waves->size() > 1000) {
+    r.fail("waves", "must be an array of 1..1000 waves (got " + shown(*waves) + ")");
+  }
+  for (std::size_t i = 0; i < waves->size(); ++i) {
+    s.waves.push_back(read_wave((*waves)[i], "waves[" + std::to_string(i) + "]"));
+  }
+  r.boolean("loop_waves", s.loop_waves);
+  r.number("loop_ramp", s.loop_ramp, 0.0f, 10.0f);
+  r.finish();
+
+  // Each value can be sane while their product is absurd: a billion bullets a second.
+  const double bullets_per_second = static_cast<double>(s.weapon.shots_per_second) * s.stress *
+                                    s.weapon.bullets_per_shot;
+  if (bullets_per_second > 1e6) {
+    r.fail("stress", "weapon.shots_per_second x stress x weapon.bullets_per_shot is " +
+                         std::to_string(static_cast<long long>(bullets_per_second)) +
+                         " bullets per second; the limit is 1000000");
+  }
+  return s;
+}
+
+ScenarioResult failure(const std::string& name, const std::string& reason) {
+  return {std::nullopt, "scenario '" + name + "': " + reason};
+}
+
+}  // namespace
+
+ScenarioResult parse_scenario(const std::string& text, const std::string& name) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // e.what() names the line, column and what was expected ("unexpected end of input").
+    return failure(name, std::string("not valid JSON: ") + e.what());
+  }
+  try {
+    return {read_scenario(root, name), {}};
+  } catch (const ScenarioError& e) {
+    return failure(name, "key '" + e.key + "': " + e.reason);
+  }
+}
+
+ScenarioResult load_scenario(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) return failure(path, "cannot open: no such file");
+  if (fs::is_directory(status)) return failure(path, "cannot open: is a directory");
+  // Checked before reading so a huge (or endless, like /dev/zero) file is never loaded.
+  const std::uintmax_t bytes = fs::is_regular_file(status) ? fs::file_size(path, ec) : 0;
+  if (!fs::is_regular_file(status) || ec) return failure(path, "cannot open: not a regular file");
+  if (bytes > kScenarioMaxBytes) {
+    return failure(path, "file is " + std::to_string(bytes) + " bytes; the limit is " +
+                             std::to_string(kScenarioMaxBytes) + " bytes");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return failure(path, std::string("cannot open: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return failure(path, "read error");
+  return parse_scenario(text.str(), path);
+}
+
+}  // namespace game

@@ -1,0 +1,100 @@
+#pragma once
+// A scenario file (assets/scenarios/*.json) turned into plain values: the waves, the
+// weapon, the stress multiplier, particle counts and the pools' starting policies.
+#include <engine/pool/vector_pool.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace game {
+
+// The four pools the game runs on; the index is the position in every per-pool array.
+enum class PoolId : std::uint8_t { bullets, enemy_bullets, particles, enemies };
+inline constexpr std::size_t kPoolCount = 4;
+const char* pool_name(PoolId id) noexcept;  // "bullets", "enemy_bullets", "particles", "enemies"
+
+// Largest max_capacity a scenario may ask for: far above storm.json's needs, far below
+// what would exhaust memory (16.7M particles of 48 bytes = 800 MB).
+inline constexpr std::size_t kPoolCapacityCap = std::size_t{1} << 24;
+
+struct PoolConfig {
+  std::size_t initial_capacity = 1024;  // slots reserved up front
+  std::size_t growth_step = 0;          // 0: double when full; N: add N slots
+  std::size_t max_capacity = std::size_t{1} << 20;  // spawns past this are refused (gameplay!)
+  std::size_t page_slots = 4096;        // stable storage: slots per page (power of two)
+};
+
+enum class EnemyKind : std::uint8_t { grunt, spinner, burster, boss };
+enum class FirePattern : std::uint8_t { aimed, radial, spiral };
+
+struct WaveConfig {
+  float delay = 2;               // seconds after the previous wave arrived
+  EnemyKind kind = EnemyKind::grunt;
+  int count = 6;                 // enemies (times the enemy density)
+  FirePattern pattern = FirePattern::aimed;
+  int hp = 3;
+  float fire_interval = 1.5f;    // seconds between volleys
+  int bullets_per_volley = 5;
+  float bullet_speed = 180;      // world units per second
+  float spread_degrees = 30;     // aimed: fan width; radial: rotation per volley; spiral: turn per volley
+  float stay_seconds = 14;       // then the enemy leaves through the top edge
+};
+
+struct WeaponConfig {
+  float shots_per_second = 10;   // times stress
+  int bullets_per_shot = 3;
+  float spread_degrees = 8;      // fan width; stress widens it
+  float bullet_speed = 900;
+  int damage = 1;
+};
+
+struct PlayerConfig {
+  int lives = 3;
+  float speed = 340;             // world units per second at full stick
+  bool invulnerable = false;     // stress scenarios keep the ship alive to keep firing
+  float respawn_shield_seconds = 2;
+};
+
+struct ParticleConfig {
+  int per_explosion = 220;       // particles when an enemy dies
+  int per_hit = 3;               // sparks per bullet hit
+  float trail_per_second = 90;   // engine trail particles
+  float life_seconds = 1.0f;     // mean life of explosion particles
+};
+
+struct Scenario {
+  std::string name;              // the file name, for messages and the report
+  std::uint64_t seed = 1;        // default seed; --seed overrides
+  float world_width = 1280, world_height = 720;
+  PlayerConfig player;
+  WeaponConfig weapon;
+  float stress = 1;              // multiplies the fire rate and widens the spread
+  float enemy_density = 1;       // multiplies every wave's count
+  ParticleConfig particles;
+  bool pooling = true;
+  engine::StorageMode storage = engine::StorageMode::contiguous;
+  std::array<PoolConfig, kPoolCount> pools{};
+  std::vector<WaveConfig> waves;
+  bool loop_waves = true;        // after the last wave start again, tougher
+  float loop_ramp = 1;           // how much tougher per pass: 0 keeps every pass the same
+};
+
+// Files larger than this are refused before reading: a scenario is a few kilobytes.
+inline constexpr std::uintmax_t kScenarioMaxBytes = 1u << 20;
+
+struct ScenarioResult {
+  std::optional<Scenario> scenario;
+  std::string error;             // "scenario 'FILE': key 'waves[2].count': must be ..."
+};
+
+// Reads and validates a scenario strictly: unknown keys, wrong types, out-of-range values,
+// missing/unreadable/oversized/non-JSON files all give one message naming file, key, reason.
+ScenarioResult load_scenario(const std::string& path);
+// Same, from text already in memory (tests); `name` stands in for the file name.
+ScenarioResult parse_scenario(const std::string& text, const std::string& name);
+
+}  // namespace game

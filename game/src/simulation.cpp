@@ -1,0 +1,371 @@
+#include "simulation.hpp"
+
+#include "rng.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace game {
+
+namespace {
+
+constexpr float kPi = 3.14159265358979f;
+constexpr float kDegrees = kPi / 180.0f;
+constexpr float kPlayerRadius = 4;         // bullet-hell hitbox: much smaller than the ship
+constexpr float kPlayerBulletRadius = 3;
+constexpr float kBulletMargin = 48;        // bullets live this far past the edges
+constexpr float kGridCell = 64;
+constexpr float kMaxPlayerBulletsPerSecond = 1e6f;
+
+engine::GrowthPolicy make_policy(const PoolConfig& pool, engine::StorageMode storage) {
+  engine::GrowthPolicy p;
+  p.initial_capacity = pool.initial_capacity;
+  p.growth_step = pool.growth_step;
+  p.max_capacity = pool.max_capacity;
+  p.storage = storage;
+  p.page_slots = pool.page_slots;
+  return p;
+}
+
+bool same_pool(const PoolConfig& a, const PoolConfig& b) {
+  return a.initial_capacity == b.initial_capacity && a.growth_step == b.growth_step &&
+         a.max_capacity == b.max_capacity && a.page_slots == b.page_slots;
+}
+
+// Keeps overlay-entered values inside what the scenario loader would accept.
+void sanitize(Settings& s, const WeaponConfig& weapon) {
+  s.stress = std::clamp(s.stress, 0.01f, 1000.0f);
+  const float per_stress = weapon.shots_per_second * static_cast<float>(weapon.bullets_per_shot);
+  s.stress = std::min(s.stress, kMaxPlayerBulletsPerSecond / per_stress);
+  s.enemy_density = std::clamp(s.enemy_density, 0.0f, 100.0f);
+  s.particles_per_explosion = std::clamp(s.particles_per_explosion, 0, 100000);
+  s.sparks_per_hit = std::clamp(s.sparks_per_hit, 0, 1000);
+  s.trail_per_second = std::clamp(s.trail_per_second, 0.0f, 100000.0f);
+  for (PoolConfig& p : s.pools) {
+    p.max_capacity = std::clamp<std::size_t>(p.max_capacity, 1, kPoolCapacityCap);
+    p.initial_capacity = std::clamp<std::size_t>(p.initial_capacity, 1, p.max_capacity);
+    p.growth_step = std::min(p.growth_step, kPoolCapacityCap);
+    std::size_t page = 64;
+    while (page < p.page_slots && page < (std::size_t{1} << 20)) page *= 2;
+    p.page_slots = page;
+  }
+}
+
+std::int64_t points_for(EnemyKind kind) {
+  switch (kind) {
+    case EnemyKind::grunt: return 100;
+    case EnemyKind::spinner: return 150;
+    case EnemyKind::burster: return 200;
+    case EnemyKind::boss: return 2500;
+  }
+  return 100;
+}
+
+}  // namespace
+
+Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
+    : scenario_(scenario),
+      seed_(seed),
+      settings_(settings_from(scenario)),
+      applied_(settings_),
+      player_bullets_(make_policy(scenario.pools[0], scenario.storage), scenario.pooling),
+      enemy_bullets_(make_policy(scenario.pools[1], scenario.storage), scenario.pooling),
+      particles_(make_policy(scenario.pools[2], scenario.storage), scenario.pooling, seed, kStepSeconds),
+      enemies_(make_policy(scenario.pools[3], scenario.storage), scenario.pooling, seed, scenario_, kStepSeconds),
+      grid_(world().expanded(kBulletMargin + kGridCell), kGridCell, kPlayerBulletRadius) {
+  growth_log_.reserve(kGrowthLogCapacity);
+  player_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::bullets, e); });
+  enemy_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::enemy_bullets, e); });
+  particles_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::particles, e); });
+  enemies_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::enemies, e); });
+  sanitize(applied_, scenario_.weapon);
+  settings_ = applied_;
+  restart();
+  restarts_ = 0;
+}
+
+void Simulation::record_growth(PoolId pool, const engine::GrowthEvent& event) {
+  // The log never grows past its reservation: a growth must not allocate twice.
+  if (growth_log_.size() < growth_log_.capacity()) {
+    growth_log_.push_back({pool, frame_, event});
+  } else {
+    ++growth_log_dropped_;
+  }
+}
+
+void Simulation::restart() {
+  player_bullets_.store().clear();
+  enemy_bullets_.store().clear();
+  particles_.store().clear();
+  enemies_.restart();
+  player_ = Player{};
+  player_.pos = player_.prev = {scenario_.world_width * 0.5f, scenario_.world_height * 0.12f};
+  player_.lives = scenario_.player.lives;
+  player_.shield = scenario_.player.respawn_shield_seconds;
+  score_ = 0;
+  game_time_ = 0;
+  game_over_time_ = 0;
+  game_over_ = false;
+  ++restarts_;
+}
+
+void Simulation::apply_settings() {
+  Settings want = settings_;
+  sanitize(want, scenario_.weapon);
+  ObjectStore<Bullet>* bullet_stores[] = {&player_bullets_.store(), &enemy_bullets_.store()};
+  const auto set_policy = [&](std::size_t i, auto& store) {
+    if (same_pool(want.pools[i], applied_.pools[i]) && want.storage == applied_.storage) return;
+    // Refused (e.g. max_capacity below the current capacity): keep the policy in force.
+    if (!store.set_policy(make_policy(want.pools[i], want.storage))) want.pools[i] = applied_.pools[i];
+  };
+  set_policy(0, *bullet_stores[0]);
+  set_policy(1, *bullet_stores[1]);
+  set_policy(2, particles_.store());
+  set_policy(3, enemies_.store());
+  if (want.pooling != applied_.pooling) {
+    player_bullets_.store().set_pooling(want.pooling);
+    enemy_bullets_.store().set_pooling(want.pooling);
+    particles_.store().set_pooling(want.pooling);
+    enemies_.store().set_pooling(want.pooling);
+  }
+  applied_ = want;
+  settings_ = want;
+}
+
+void Simulation::step(const Input& external) {
+  apply_settings();
+  const Input input = applied_.autofire ? autopilot_input() : external;
+  if (input.pause) paused_ = !paused_;
+  if (paused_) return;
+  if (input.restart) restart();
+  const float dt = kStepSeconds;
+  ++frame_;
+  game_time_ += dt;
+  if (game_over_) game_over_time_ += dt;
+
+  // 1. New enemies, then everyone in spawn order: the ship fires, enemies fly and fire.
+  enemies_.spawn_due_waves(dt, applied_.enemy_density);
+  enemies_.sort_by_seq();
+  update_player(input);
+  enemies_.update(dt, player_.alive ? &player_.pos : nullptr, enemy_bullets_);
+
+  // 2. Player bullets move and test the enemy grid; hits are collected, then applied in
+  //    bullet-seq order so "which hit kills" never depends on storage order.
+  const Rect alive_area = world().expanded(kBulletMargin);
+  grid_.reserve(enemies_.store().capacity());
+  grid_.build(enemies_.by_seq());
+  hits_.clear();
+  hits_.reserve(player_bullets_.store().capacity());  // allocates only after the store grew
+  player_bullets_.update(dt, alive_area, [this](const Bullet& b) {
+    const std::int32_t enemy = grid_.first_overlap(b.pos, b.radius);
+    if (enemy < 0) return false;
+    hits_.push_back({b.seq, static_cast<std::uint32_t>(enemy), b.damage, b.pos, b.vel});
+    return true;
+  });
+  resolve_hits();
+
+  // 3. Enemy bullets move and test the ship. Every bullet touching a vulnerable ship is
+  //    spent; the ship loses one life however many touched it (order cannot matter).
+  const bool vulnerable = player_.alive && player_.shield <= 0 && !scenario_.player.invulnerable;
+  std::uint32_t ship_hits = 0;
+  const Vec2 ship = player_.pos;
+  enemy_bullets_.update(dt, alive_area, [&](const Bullet& b) {
+    if (!vulnerable) return false;
+    const float reach = kPlayerRadius + b.radius;
+    if (length_squared(b.pos - ship) > reach * reach) return false;
+    ++ship_hits;
+    return true;
+  });
+  if (ship_hits > 0) lose_life();
+
+  // 4. Two-phase releases of the dead, then the particles (including this step's new ones).
+  enemies_.sweep();
+  particles_.update(dt);
+}
+
+void Simulation::update_player(const Input& input) {
+  Player& p = player_;
+  p.prev = p.pos;
+  p.shield = std::max(0.0f, p.shield - kStepSeconds);
+  if (!p.alive) return;
+  Vec2 move{std::clamp(input.move_x, -1.0f, 1.0f), std::clamp(input.move_y, -1.0f, 1.0f)};
+  const float len2 = length_squared(move);
+  if (len2 > 1.0f) move = move * (1.0f / std::sqrt(len2));  // diagonals are not faster
+  p.pos = p.pos + move * (scenario_.player.speed * kStepSeconds);
+  const Rect bounds = world().expanded(-16);
+  p.pos.x = std::clamp(p.pos.x, bounds.min.x, bounds.max.x);
+  p.pos.y = std::clamp(p.pos.y, bounds.min.y, bounds.max.y);
+  const Vec2 to_aim = input.aim - p.pos;
+  const float aim_len2 = length_squared(to_aim);
+  if (aim_len2 > 1.0f) p.aim = to_aim * (1.0f / std::sqrt(aim_len2));
+
+  if (input.fire) {
+    p.fire_charge += scenario_.weapon.shots_per_second * applied_.stress * kStepSeconds;
+    const float shots = std::floor(p.fire_charge);
+    p.fire_charge -= shots;
+    fire_weapon(shots);
+  } else {
+    p.fire_charge = 1;  // ready: the next press fires at once
+  }
+
+  p.trail_charge += applied_.trail_per_second * kStepSeconds;
+  const float trail = std::floor(p.trail_charge);
+  p.trail_charge -= trail;
+  if (trail > 0) {
+    BurstSpec spec;
+    spec.kind = ParticleKind::trail;
+    spec.count = static_cast<int>(trail);
+    spec.direction = -kPi / 2;
+    spec.cone = 0.6f;
+    spec.speed_min = 60;
+    spec.speed_max = 150;
+    spec.life_min = 0.25f;
+    spec.life_max = 0.5f;
+    spec.size_min = 5;
+    spec.size_max = 9;
+    spec.damping_per_second = 0.3f;
+    spec.color = engine::rgba(90, 170, 255, 200);
+    particles_.burst(spec, p.pos + Vec2{0, -14});
+  }
+}
+
+void Simulation::fire_weapon(float shots) {
+  const WeaponConfig& w = scenario_.weapon;
+  const int count = w.bullets_per_shot;
+  // Stress widens the fan with the square root of the rate, so a storm sprays the screen.
+  const float spread = std::min(2 * kPi, w.spread_degrees * kDegrees * std::sqrt(std::max(1.0f, applied_.stress)));
+  const float centre = std::atan2(player_.aim.y, player_.aim.x);
+  const auto n = static_cast<int>(shots);
+  for (int shot = 0; shot < n; ++shot) {
+    // Shots due in one step leave at evenly spaced moments within it, not in one clump.
+    const float lead = static_cast<float>(shot) / static_cast<float>(n);
+    for (int i = 0; i < count; ++i) {
+      const std::uint64_t seq = player_bullets_.next_seq();
+      const float slot = count == 1 ? 0.0f : static_cast<float>(i) / static_cast<float>(count - 1) - 0.5f;
+      const float jitter = (random_unit(seed_, seq, Purpose::bullet_spread) - 0.5f) / static_cast<float>(count);
+      const float angle = centre + (slot + jitter) * spread;
+      const float speed = w.bullet_speed * random_range(seed_, seq, Purpose::bullet_speed, 0.96f, 1.04f);
+      const Vec2 vel = from_angle(angle, speed);
+      player_bullets_.fire(player_.pos + vel * (kStepSeconds * lead), vel, kPlayerBulletRadius,
+                           engine::rgba(120, 255, 230), w.damage);
+    }
+  }
+}
+
+void Simulation::resolve_hits() {
+  std::sort(hits_.begin(), hits_.end(), [](const Hit& a, const Hit& b) { return a.bullet_seq < b.bullet_seq; });
+  const auto& enemies = enemies_.by_seq();
+  for (const Hit& hit : hits_) {
+    Enemy& e = *enemies[hit.enemy];
+    const bool was_alive = e.hp > 0;
+    e.hp -= hit.damage;
+    e.hit_flash = 0.06f;
+    ++hits_total_;
+    if (applied_.sparks_per_hit > 0) {
+      BurstSpec spec;
+      spec.count = applied_.sparks_per_hit;
+      spec.direction = std::atan2(-hit.vel.y, -hit.vel.x);  // back towards the shooter
+      spec.cone = 2.2f;
+      spec.speed_min = 120;
+      spec.speed_max = 360;
+      spec.life_min = 0.15f;
+      spec.life_max = 0.35f;
+      spec.size_min = 4;
+      spec.size_max = 7;
+      spec.damping_per_second = 0.05f;
+      spec.color = engine::rgba(255, 240, 160);
+      particles_.burst(spec, hit.pos);
+    }
+    if (was_alive && e.hp <= 0) kill_enemy(e);
+  }
+}
+
+void Simulation::kill_enemy(const Enemy& e) {
+  ++kills_;
+  score_ += points_for(e.wave.kind) * (1 + static_cast<std::int64_t>(enemies_.loop_level()));
+  const bool boss = e.wave.kind == EnemyKind::boss;
+  explode(e.pos, applied_.particles_per_explosion * (boss ? 4 : 1), boss ? 2.0f : 1.0f);
+}
+
+void Simulation::explode(Vec2 at, int count, float scale) {
+  const float life = scenario_.particles.life_seconds;
+  BurstSpec flash;
+  flash.kind = ParticleKind::flash;
+  flash.count = count > 0 ? 1 : 0;
+  flash.speed_min = flash.speed_max = 0;
+  flash.life_min = flash.life_max = 0.18f;
+  flash.size_min = flash.size_max = 70 * scale;
+  flash.color = engine::rgba(255, 230, 190);
+  particles_.burst(flash, at);
+
+  BurstSpec fire;  // fast, bright, short
+  fire.count = count * 3 / 5;
+  fire.speed_min = 40 * scale;
+  fire.speed_max = 420 * scale;
+  fire.life_min = 0.4f * life;
+  fire.life_max = 1.0f * life;
+  fire.size_min = 4;
+  fire.size_max = 9;
+  fire.damping_per_second = 0.15f;
+  fire.color = engine::rgba(255, 150, 50);
+  particles_.burst(fire, at);
+
+  BurstSpec smoke;  // slow, dim, long
+  smoke.kind = ParticleKind::smoke;
+  smoke.count = count - fire.count;
+  smoke.speed_min = 10 * scale;
+  smoke.speed_max = 120 * scale;
+  smoke.life_min = 0.8f * life;
+  smoke.life_max = 1.6f * life;
+  smoke.size_min = 10 * scale;
+  smoke.size_max = 22 * scale;
+  smoke.damping_per_second = 0.3f;
+  smoke.color = engine::rgba(120, 110, 110, 160);
+  particles_.burst(smoke, at);
+}
+
+void Simulation::lose_life() {
+  ++deaths_;
+  player_.lives -= 1;
+  player_.shield = scenario_.player.respawn_shield_seconds;
+  explode(player_.pos, applied_.particles_per_explosion / 2, 1.0f);
+  if (player_.lives <= 0) {
+    player_.lives = 0;
+    player_.alive = false;
+    game_over_ = true;
+    game_over_time_ = 0;
+    explode(player_.pos, applied_.particles_per_explosion * 2, 1.6f);
+  }
+}
+
+StoreStats Simulation::pool_stats(PoolId id) const {
+  switch (id) {
+    case PoolId::bullets: return player_bullets_.store().stats();
+    case PoolId::enemy_bullets: return enemy_bullets_.store().stats();
+    case PoolId::particles: return particles_.store().stats();
+    case PoolId::enemies: return enemies_.store().stats();
+  }
+  return {};
+}
+
+SimStats Simulation::stats() const {
+  SimStats s;
+  for (std::size_t i = 0; i < kPoolCount; ++i) {
+    s.pools[i] = pool_stats(static_cast<PoolId>(i));
+    s.growth_events += s.pools[i].growth_events;
+  }
+  s.score = score_;
+  s.lives = player_.lives;
+  s.wave = enemies_.waves_started();
+  s.loop_level = enemies_.loop_level();
+  s.game_over = game_over_;
+  s.paused = paused_;
+  s.frame = frame_;
+  s.kills = kills_;
+  s.hits = hits_total_;
+  s.deaths = deaths_;
+  s.restarts = restarts_;
+  return s;
+}
+
+}  // namespace game

@@ -1,0 +1,138 @@
+#pragma once
+// game::Simulation: the whole shooter, one fixed 1/60 s step at a time, with no window.
+// Init / Update / Draw in the raylib rhythm: the constructor sets up, step() updates,
+// collect_sprites() draws into a render list; the runtime (or a test) drives it.
+//
+// Determinism: the same scenario, seed and inputs give the same state_hash() whatever the
+// storage (pooled or heap, contiguous or stable, any growth policy, switched at any time):
+// order-sensitive decisions go by spawn sequence number, random numbers are keyed by
+// identity, and the hash visits objects in spawn order.
+#include "bullet_manager.hpp"
+#include "collision_grid.hpp"
+#include "enemy_manager.hpp"
+#include "input.hpp"
+#include "particle_system.hpp"
+#include "scenario.hpp"
+#include "settings.hpp"
+
+#include <engine/sprite.hpp>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace game {
+
+// One pool growth, stamped with the pool and the step it happened in (overlay, report).
+struct GrowthRecord {
+  PoolId pool;
+  std::uint64_t frame;
+  engine::GrowthEvent event;
+};
+
+struct SimStats {
+  std::array<StoreStats, kPoolCount> pools{};  // indexed by PoolId
+  std::int64_t score = 0;
+  int lives = 0;
+  std::uint32_t wave = 0;           // waves started this game
+  std::uint32_t loop_level = 0;     // completed passes through the wave list
+  bool game_over = false;
+  bool paused = false;
+  std::uint64_t frame = 0;          // simulated steps (pauses excluded)
+  std::uint64_t kills = 0, hits = 0, deaths = 0, restarts = 0;  // this run
+  std::uint64_t growth_events = 0;  // all pools, this run
+};
+
+class Simulation {
+ public:
+  static constexpr float kStepSeconds = 1.0f / 60.0f;  // the only dt the game ever sees
+
+  // The scenario is copied; `seed` replaces scenario.seed (pass scenario.seed to keep it).
+  Simulation(const Scenario& scenario, std::uint64_t seed);
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // Advances one fixed step. With settings().autofire the autopilot replaces `input`.
+  void step(const Input& input);
+
+  // The overlay writes here; the next step() applies what changed (pooling migrates every
+  // live object, storage/growth call VectorPool::set_policy) and writes back what it
+  // accepted (values are clamped to sane ranges; a refused policy keeps the old one).
+  Settings& settings() noexcept { return settings_; }
+  const Settings& applied_settings() const noexcept { return applied_; }
+
+  // Appends the render list (clears `out` first): sprites interpolated between the last two
+  // steps by alpha in [0, 1]. Layers: 0 background, 1 trail, 2 particles (additive),
+  // 3 enemies, 4 bullets, 5 ship. Cells come from atlas_cells.hpp.
+  void collect_sprites(std::vector<engine::Sprite>& out, float alpha) const;
+
+  // FNV-1a over the whole game state, objects in spawn order. Allocates scratch (not per step).
+  std::uint64_t state_hash() const;
+  SimStats stats() const;
+  // Pool growths so far, oldest first (at most kGrowthLogCapacity; later ones are counted only).
+  const std::vector<GrowthRecord>& growth_log() const noexcept { return growth_log_; }
+  std::uint64_t growth_log_dropped() const noexcept { return growth_log_dropped_; }
+
+  // What the autopilot would press this step (used by step() when autofire is on).
+  Input autopilot_input() const;
+
+  const Scenario& scenario() const noexcept { return scenario_; }
+  std::uint64_t seed() const noexcept { return seed_; }
+  Rect world() const noexcept { return {{0, 0}, {scenario_.world_width, scenario_.world_height}}; }
+  std::uint64_t frame() const noexcept { return frame_; }
+  bool paused() const noexcept { return paused_; }
+  bool game_over() const noexcept { return game_over_; }
+
+  static constexpr std::size_t kGrowthLogCapacity = 1024;
+
+ private:
+  struct Player {
+    Vec2 pos, prev;
+    Vec2 aim{0, 1};          // unit vector
+    float fire_charge = 1;   // shots owed; >= 1 fires (so a tap fires at once)
+    float trail_charge = 0;  // trail particles owed
+    float shield = 0;        // seconds of invulnerability left
+    int lives = 3;
+    bool alive = true;
+  };
+  struct Hit {               // a player bullet that struck an enemy this step
+    std::uint64_t bullet_seq;
+    std::uint32_t enemy;     // index into enemies_.by_seq()
+    std::int32_t damage;
+    Vec2 pos, vel;
+  };
+
+  void apply_settings();
+  void restart();
+  void update_player(const Input& input);
+  void fire_weapon(float shots);
+  void resolve_hits();
+  void kill_enemy(const Enemy& enemy);
+  void lose_life();
+  void explode(Vec2 at, int count, float scale);
+  void record_growth(PoolId pool, const engine::GrowthEvent& event);
+  StoreStats pool_stats(PoolId id) const;
+
+  Scenario scenario_;
+  std::uint64_t seed_;
+  Settings settings_;        // requested (overlay)
+  Settings applied_;         // in force this step
+  BulletManager player_bullets_;
+  BulletManager enemy_bullets_;
+  ParticleSystem particles_;
+  EnemyManager enemies_;
+  CollisionGrid grid_;
+  Player player_;
+  std::vector<Hit> hits_;    // scratch, capacity follows the bullet store
+  std::vector<GrowthRecord> growth_log_;
+  std::uint64_t growth_log_dropped_ = 0;
+  std::int64_t score_ = 0;
+  std::uint64_t frame_ = 0;
+  float game_time_ = 0;      // seconds since (re)start, for the autopilot and the stars
+  float game_over_time_ = 0; // seconds since the game ended
+  bool game_over_ = false;
+  bool paused_ = false;
+  std::uint64_t kills_ = 0, hits_total_ = 0, deaths_ = 0, restarts_ = 0;
+};
+
+}  // namespace game
