@@ -1,0 +1,119 @@
+// ObjectStore<T>: the same objects, the same lifetimes, the same limits in pooled and heap
+// mode, and a migration between them that loses and duplicates nothing.
+#include "object_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace game {
+namespace {
+
+// Counts live instances, so a leak or a double destroy shows up as a wrong count.
+struct Tracked {
+  static inline int alive = 0;
+  std::uint64_t seq = 0;
+  int ttl = 0;
+  Tracked(std::uint64_t s, int t) : seq(s), ttl(t) { ++alive; }
+  Tracked(const Tracked& o) : seq(o.seq), ttl(o.ttl) { ++alive; }
+  Tracked(Tracked&& o) noexcept : seq(o.seq), ttl(o.ttl) { ++alive; }
+  Tracked& operator=(const Tracked&) = default;
+  ~Tracked() { --alive; }
+};
+
+engine::GrowthPolicy policy(std::size_t initial, std::size_t max) {
+  engine::GrowthPolicy p;
+  p.initial_capacity = initial;
+  p.max_capacity = max;
+  return p;
+}
+
+std::vector<std::uint64_t> seqs(const ObjectStore<Tracked>& store) {
+  std::vector<std::uint64_t> out;
+  store.for_each([&](const Tracked& t) { out.push_back(t.seq); });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class ObjectStoreModes : public ::testing::TestWithParam<bool> {};
+
+TEST_P(ObjectStoreModes, UpdateReleasesExactlyTheDead) {
+  {
+    ObjectStore<Tracked> store(policy(4, 1000), GetParam());
+    for (std::uint64_t i = 0; i < 100; ++i) ASSERT_NE(store.spawn(Tracked(i, static_cast<int>(i % 5))), nullptr);
+    EXPECT_EQ(Tracked::alive, 100);
+    store.update([](Tracked& t) { return --t.ttl >= 0; });  // ttl 0 dies now
+    EXPECT_EQ(store.size(), 80u);
+    EXPECT_EQ(Tracked::alive, 80);
+    for (std::uint64_t s : seqs(store)) EXPECT_NE(s % 5, 0u);
+    EXPECT_EQ(store.stats().releases, 20u);
+    EXPECT_EQ(store.stats().peak_live, 100u);
+  }
+  EXPECT_EQ(Tracked::alive, 0) << "the store must destroy what it holds";
+}
+
+TEST_P(ObjectStoreModes, RefusesPastMaxCapacityInBothModes) {
+  ObjectStore<Tracked> store(policy(2, 10), GetParam());
+  for (std::uint64_t i = 0; i < 10; ++i) ASSERT_NE(store.spawn(Tracked(i, 1)), nullptr);
+  EXPECT_EQ(store.spawn(Tracked(99, 1)), nullptr);
+  EXPECT_EQ(store.stats().refused_spawns, 1u);
+  EXPECT_EQ(store.size(), 10u);
+}
+
+TEST_P(ObjectStoreModes, MigrationKeepsEveryObjectOnce) {
+  ObjectStore<Tracked> store(policy(8, 100000), GetParam());
+  for (std::uint64_t i = 0; i < 5000; ++i) store.spawn(Tracked(i, static_cast<int>(i % 7)));
+  store.update([](Tracked& t) { return t.ttl != 3; });  // holes, so the pool has a free list
+  const auto before = seqs(store);
+  store.set_pooling(!GetParam());
+  EXPECT_EQ(store.pooled(), !GetParam());
+  EXPECT_EQ(seqs(store), before);
+  EXPECT_EQ(Tracked::alive, static_cast<int>(before.size()));
+  store.set_pooling(GetParam());
+  EXPECT_EQ(seqs(store), before);
+  EXPECT_EQ(Tracked::alive, static_cast<int>(before.size()));
+  store.clear();
+  EXPECT_EQ(Tracked::alive, 0);
+}
+
+TEST_P(ObjectStoreModes, StorageModeSwitchKeepsObjects) {
+  ObjectStore<Tracked> store(policy(8, 100000), GetParam());
+  for (std::uint64_t i = 0; i < 3000; ++i) store.spawn(Tracked(i, 0));
+  const auto before = seqs(store);
+  engine::GrowthPolicy stable = policy(8, 100000);
+  stable.storage = engine::StorageMode::stable;
+  stable.page_slots = 256;
+  ASSERT_TRUE(store.set_policy(stable));
+  EXPECT_EQ(store.policy().storage, engine::StorageMode::stable);
+  EXPECT_EQ(seqs(store), before);
+  store.clear();
+}
+
+INSTANTIATE_TEST_SUITE_P(PooledAndHeap, ObjectStoreModes, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& param_info) { return param_info.param ? "Pooled" : "Heap"; });
+
+TEST(ObjectStore, HeapModeCountsPointerArrayGrowth) {
+  ObjectStore<Tracked> store(policy(4, 1000), false);
+  for (std::uint64_t i = 0; i < 100; ++i) store.spawn(Tracked(i, 0));
+  EXPECT_GT(store.stats().growth_events, 0u);
+  EXPECT_GE(store.stats().capacity, 100u);
+  store.clear();
+}
+
+TEST(ObjectStore, PooledGrowthIsReportedToTheListener) {
+  ObjectStore<Tracked> store(policy(4, 1000), true);
+  int growths = 0;
+  store.set_growth_listener([&](const engine::GrowthEvent& e) {
+    ++growths;
+    EXPECT_GT(e.new_capacity, e.old_capacity);
+  });
+  for (std::uint64_t i = 0; i < 100; ++i) store.spawn(Tracked(i, 0));
+  EXPECT_GE(growths, 4);  // 4 -> 8 -> 16 -> 32 -> 64 -> 128
+  EXPECT_EQ(store.stats().growth_events, static_cast<std::uint64_t>(growths));
+  store.clear();
+}
+
+}  // namespace
+}  // namespace game

@@ -1,0 +1,65 @@
+// parse_options: every flag, both spellings, and a clear reason for each bad input.
+#include "options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <vector>
+
+namespace game {
+namespace {
+
+ParsedOptions parse(std::initializer_list<const char*> args) {
+  std::vector<const char*> argv = {"poolshot"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return parse_options(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(Options, Defaults) {
+  const ParsedOptions p = parse({});
+  ASSERT_TRUE(p.options.has_value()) << p.error;
+  EXPECT_FALSE(p.options->headless);
+  EXPECT_FALSE(p.options->frames.has_value());
+  EXPECT_FALSE(p.options->seed.has_value());
+  EXPECT_FALSE(p.options->pooling.has_value());
+}
+
+TEST(Options, EveryFlag) {
+  const ParsedOptions p = parse({"--headless", "--frames", "120", "--scenario", "s.json", "--seed=18446744073709551615",
+                                 "--pooling", "off", "--storage=stable", "--autofire", "--report", "r.json"});
+  ASSERT_TRUE(p.options.has_value()) << p.error;
+  const Options& o = *p.options;
+  EXPECT_TRUE(o.headless);
+  EXPECT_EQ(o.frames, 120u);
+  EXPECT_EQ(o.scenario, "s.json");
+  EXPECT_EQ(o.seed, 18446744073709551615ull);
+  EXPECT_EQ(o.pooling, false);
+  EXPECT_EQ(o.storage, engine::StorageMode::stable);
+  EXPECT_TRUE(o.autofire);
+  EXPECT_EQ(o.report, "r.json");
+}
+
+TEST(Options, Help) { EXPECT_TRUE(parse({"--help"}).help); }
+
+TEST(Options, BadInputsSayWhy) {
+  EXPECT_EQ(parse({"--bogus"}).error, "unknown flag '--bogus'");
+  EXPECT_EQ(parse({"--frames"}).error, "--frames needs a value");
+  EXPECT_EQ(parse({"--frames", "--headless"}).error, "--frames needs a value");
+  EXPECT_EQ(parse({"--frames", "abc"}).error, "--frames: 'abc' is not a whole number from 0 to 1000000000");
+  EXPECT_EQ(parse({"--frames", "-5"}).error, "--frames: '-5' is not a whole number from 0 to 1000000000");
+  EXPECT_EQ(parse({"--frames=1000000001"}).error, "--frames: '1000000001' is not a whole number from 0 to 1000000000");
+  EXPECT_EQ(parse({"--seed", "18446744073709551616"}).error,
+            "--seed: '18446744073709551616' is not a whole number from 0 to 18446744073709551615 (2^64-1)");
+  EXPECT_EQ(parse({"--seed", "0x10"}).error,
+            "--seed: '0x10' is not a whole number from 0 to 18446744073709551615 (2^64-1)");
+  EXPECT_EQ(parse({"--pooling", "maybe"}).error, "--pooling: 'maybe' is not 'on' or 'off'");
+  EXPECT_EQ(parse({"--storage", "paged"}).error, "--storage: 'paged' is not 'contiguous' or 'stable'");
+  EXPECT_EQ(parse({"--headless=yes"}).error, "--headless takes no value");
+  EXPECT_EQ(parse({"--seed", "1", "--seed", "2"}).error, "--seed given more than once");
+  EXPECT_EQ(parse({"--report="}).error, "--report: the file name is empty");
+  EXPECT_EQ(parse({"--headless", "--screenshot", "a.png"}).error,
+            "--screenshot needs the renderer; it cannot be combined with --headless");
+}
+
+}  // namespace
+}  // namespace game

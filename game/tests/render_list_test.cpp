@@ -1,0 +1,63 @@
+// collect_sprites: one sprite per live object (plus background and ship), on the right
+// layer and blend, at positions interpolated between the last two steps.
+#include "atlas_cells.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+namespace game {
+namespace {
+
+TEST(RenderList, OneSpritePerObjectOnItsLayer) {
+  Simulation sim(test::repo_scenario("default.json"), 1);
+  sim.settings().autofire = true;
+  for (int f = 0; f < 400; ++f) sim.step({});
+  std::vector<engine::Sprite> sprites;
+  sim.collect_sprites(sprites, 0.5f);
+  const SimStats s = sim.stats();
+  std::map<std::uint8_t, std::size_t> per_layer;
+  for (const engine::Sprite& sp : sprites) ++per_layer[sp.layer];
+  const auto live = [&](PoolId id) { return s.pools[static_cast<std::size_t>(id)].live; };
+  EXPECT_EQ(per_layer[1] + per_layer[2], live(PoolId::particles));
+  EXPECT_EQ(per_layer[3], live(PoolId::enemies));
+  EXPECT_EQ(per_layer[4], live(PoolId::bullets) + live(PoolId::enemy_bullets));
+  EXPECT_GT(per_layer[0], 0u);  // stars
+  EXPECT_GE(per_layer[5], 0u);
+  for (const engine::Sprite& sp : sprites) {
+    if (sp.layer == 1 || sp.layer == 2) {
+      EXPECT_EQ(sp.blend, engine::BlendMode::additive);
+    }
+    if (sp.layer == 3 || sp.layer == 4) {
+      EXPECT_EQ(sp.blend, engine::BlendMode::alpha);
+    }
+    EXPECT_LT(sp.cell, atlas::cell_count);
+  }
+  EXPECT_GT(live(PoolId::particles), 0u);
+}
+
+TEST(RenderList, InterpolatesBetweenSteps) {
+  Scenario scenario = test::repo_scenario("default.json");
+  scenario.player.respawn_shield_seconds = 0;  // no blinking: the ship is drawn every step
+  Simulation sim(scenario, 1);
+  Input right;
+  right.move_x = 1;
+  for (int f = 0; f < 5; ++f) sim.step(right);
+  std::vector<engine::Sprite> at0, at1, half;
+  sim.collect_sprites(at0, 0.0f);
+  sim.collect_sprites(at1, 1.0f);
+  sim.collect_sprites(half, 0.5f);
+  const auto ship_x = [](const std::vector<engine::Sprite>& v) {
+    const auto it = std::find_if(v.begin(), v.end(), [](const engine::Sprite& s) { return s.cell == atlas::ship; });
+    return it == v.end() ? -1.0f : it->x;
+  };
+  ASSERT_GE(ship_x(at1), 0.0f);
+  const float step = scenario.player.speed * Simulation::kStepSeconds;
+  EXPECT_NEAR(ship_x(at1) - ship_x(at0), step, 1e-3);
+  EXPECT_NEAR(ship_x(half), (ship_x(at0) + ship_x(at1)) / 2, 1e-3);
+}
+
+}  // namespace
+}  // namespace game
