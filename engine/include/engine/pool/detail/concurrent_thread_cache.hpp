@@ -45,8 +45,9 @@ struct alignas(64) ThreadMagazine {
 };
 
 // Orders thread exit (flush into a pool) against pool destruction. Both are rare.
+// Never destroyed: a pool with static storage may be destroyed after every other static.
 inline std::mutex& cache_lifetime_mutex() {
-  static std::mutex mutex;
+  static std::mutex& mutex = *new std::mutex;
   return mutex;
 }
 
