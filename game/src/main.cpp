@@ -2,11 +2,15 @@
 // simulation headless (timed, with a report) or, with a display, in the runtime's window.
 // Exit codes: 0 done; 1 the environment failed us (no display, report not writable);
 // 2 the request was wrong (bad flag or value, bad scenario file).
+#include "atlas_cells.hpp"
+#include "game_app.hpp"
 #include "headless_run.hpp"
 #include "options.hpp"
 #include "report.hpp"
 #include "scenario.hpp"
 #include "simulation.hpp"
+
+#include <engine/application.hpp>
 
 #include <cinttypes>
 #include <cstdio>
@@ -52,21 +56,34 @@ int main(int argc, char** argv) {
                  "SDL_VIDEODRIVER=offscreen to render without a screen\n");
     return 1;
   }
-  if (!options.headless) {
-    std::fprintf(stderr, "poolshot: the windowed game is not wired to the runtime yet; run with --headless\n");
-    return 1;
-  }
-
   game::Simulation sim(scenario, options.seed.value_or(scenario.seed));
   sim.settings().autofire = options.autofire;
-  const std::uint64_t frames = options.frames.value_or(game::kDefaultHeadlessFrames);
-  const game::FrameSummary summary = game::run_headless(sim, frames);
+  game::FrameSummary summary;
+  if (options.headless) {
+    summary = game::run_headless(sim, options.frames.value_or(game::kDefaultHeadlessFrames));
+  } else {
+    engine::AppConfig config;
+    config.width = static_cast<int>(scenario.world_width);
+    config.height = static_cast<int>(scenario.world_height);
+    config.max_frames = options.frames ? static_cast<std::int64_t>(*options.frames) : -1;
+    config.screenshot_path = options.screenshot;
+    config.atlas_path = POOLSHOT_ATLAS_PATH;
+    config.atlas_cell_px = game::atlas::kCellPixels;
+    // A run with a fixed length is a script (tests, screenshots): one step per frame and
+    // ImGui's clock from the frame index, so its pictures are the same every time.
+    config.deterministic_time = options.frames.has_value();
+    engine::Application app(config);
+    game::GameApp game_app(sim, app, game::kDefaultWarmupFrames);
+    const int code = app.run(game_app);  // prints its own one-line failure
+    if (code != 0) return code;
+    summary = game_app.summary();
+  }
 
   const game::SimStats stats = sim.stats();
   const auto live = [&](game::PoolId id) { return stats.pools[static_cast<std::size_t>(id)].live; };
   std::printf("poolshot: simulated %" PRIu64 " frames, state_hash %s, sim p50 %.3f ms p99 %.3f ms, "
               "live bullets %zu enemy_bullets %zu particles %zu enemies %zu, score %" PRId64 "\n",
-              summary.frames, game::hex_hash(sim.state_hash()).c_str(), summary.sim_ms.p50, summary.sim_ms.p99,
+              stats.frame, game::hex_hash(sim.state_hash()).c_str(), summary.sim_ms.p50, summary.sim_ms.p99,
               live(game::PoolId::bullets), live(game::PoolId::enemy_bullets), live(game::PoolId::particles),
               live(game::PoolId::enemies), stats.score);
 

@@ -4,6 +4,8 @@
 #include "rng.hpp"
 #include "simulation.hpp"
 
+#include <engine/sprite_batch.hpp>
+
 #include <algorithm>
 #include <cmath>
 
@@ -61,10 +63,33 @@ std::uint32_t enemy_color(EnemyKind kind) {
   return engine::rgba(255, 255, 255);
 }
 
+// Where sprites go: a plain vector (tests, tools) or the runtime's SpriteBatch.
+struct VectorSink {
+  std::vector<engine::Sprite>& v;
+  void reserve(std::size_t extra) { v.reserve(v.size() + extra); }
+  void push_back(const engine::Sprite& s) { v.push_back(s); }
+};
+struct BatchSink {
+  engine::SpriteBatch& batch;
+  void reserve(std::size_t extra) { batch.reserve(batch.size() + extra); }
+  void push_back(const engine::Sprite& s) { batch.push(s); }
+};
+
 }  // namespace
 
 void Simulation::collect_sprites(std::vector<engine::Sprite>& out, float alpha) const {
   out.clear();
+  VectorSink sink{out};
+  emit_sprites(sink, alpha);
+}
+
+void Simulation::collect_sprites(engine::SpriteBatch& batch, float alpha) const {
+  BatchSink sink{batch};
+  emit_sprites(sink, alpha);
+}
+
+template <class Sink>
+void Simulation::emit_sprites(Sink& out, float alpha) const {
   if (paused_) alpha = 1;  // a paused frame must not swing between the last two steps
   alpha = std::clamp(alpha, 0.0f, 1.0f);
   out.reserve(kStars + 2 + particles_.store().size() + enemies_.store().size() + player_bullets_.store().size() +

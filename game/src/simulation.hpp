@@ -21,6 +21,10 @@
 #include <cstdint>
 #include <vector>
 
+namespace engine {
+class SpriteBatch;
+}
+
 namespace game {
 
 // One pool growth, stamped with the pool and the step it happened in (overlay, report).
@@ -65,6 +69,8 @@ class Simulation {
   // steps by alpha in [0, 1]. Layers: 0 background, 1 trail, 2 particles (additive),
   // 3 enemies, 4 bullets, 5 ship. Cells come from atlas_cells.hpp.
   void collect_sprites(std::vector<engine::Sprite>& out, float alpha) const;
+  // Same, appended to the runtime's batch (not cleared: the caller may have drawn before).
+  void collect_sprites(engine::SpriteBatch& batch, float alpha) const;
 
   // FNV-1a over the whole game state, objects in spawn order. Allocates scratch (not per step).
   std::uint64_t state_hash() const;
@@ -79,6 +85,7 @@ class Simulation {
   const Scenario& scenario() const noexcept { return scenario_; }
   std::uint64_t seed() const noexcept { return seed_; }
   Rect world() const noexcept { return {{0, 0}, {scenario_.world_width, scenario_.world_height}}; }
+  Vec2 player_position() const noexcept { return player_.pos; }  // where a gamepad aims from
   std::uint64_t frame() const noexcept { return frame_; }
   bool paused() const noexcept { return paused_; }
   bool game_over() const noexcept { return game_over_; }
@@ -102,6 +109,8 @@ class Simulation {
     Vec2 pos, vel;
   };
 
+  template <class Sink>
+  void emit_sprites(Sink& sink, float alpha) const;
   void apply_settings();
   void restart();
   void update_player(const Input& input);

@@ -20,10 +20,11 @@ struct RunResult {
   std::string out;  // stdout and stderr, or stderr only
 };
 
-// Runs poolshot with `args` (already shell-quoted) and the display variables unset.
-RunResult run_poolshot(const std::string& args, bool stderr_only = true) {
-  const std::string command = "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER '" POOLSHOT_BINARY "' " + args +
-                              (stderr_only ? " 2>&1 >/dev/null" : " 2>&1");
+// Runs poolshot with `args` (already shell-quoted), the display variables unset and then
+// `env` ("NAME=value ...") set.
+RunResult run_poolshot(const std::string& args, bool stderr_only = true, const std::string& env = "") {
+  const std::string command = "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER " + env + " '" POOLSHOT_BINARY "' " +
+                              args + (stderr_only ? " 2>&1 >/dev/null" : " 2>&1");
   RunResult r;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return r;
@@ -156,6 +157,26 @@ TEST_F(Cli, DifferentSeedDifferentHash) {
   const auto a = report_of(run_poolshot("--headless --frames 600 --autofire --seed 1 --report " + one.string()), one);
   const auto b = report_of(run_poolshot("--headless --frames 600 --autofire --seed 2 --report " + two.string()), two);
   EXPECT_NE(a.at("state_hash"), b.at("state_hash"));
+}
+
+}  // namespace
+
+namespace {
+
+// The windowed path through the runtime (offscreen GL): it renders, writes the screenshot,
+// and plays the very same game as --headless.
+TEST_F(Cli, OffscreenWindowPlaysTheSameGameAsHeadless) {
+  const fs::path shot = dir_ / "shot.png", windowed = dir_ / "windowed.json", headless = dir_ / "headless.json";
+  const std::string common = "--frames 120 --autofire --seed 5 ";
+  const auto w = report_of(
+      run_poolshot(common + "--screenshot " + shot.string() + " --report " + windowed.string(), true, "SDL_VIDEODRIVER=offscreen"),
+      windowed);
+  const auto h = report_of(run_poolshot("--headless " + common + "--report " + headless.string()), headless);
+  EXPECT_EQ(w.at("state_hash"), h.at("state_hash"));
+  EXPECT_EQ(w.at("headless"), false);
+  EXPECT_GT(w.at("frame_ms").at("render").at("max").get<double>(), 0.0);
+  ASSERT_TRUE(fs::exists(shot));
+  EXPECT_GT(fs::file_size(shot), 1000u);
 }
 
 }  // namespace
