@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -33,6 +34,8 @@ struct ChurnCase {
   bool switch_policies;  // set_policy() between contiguous and stable mid-run
   std::uint32_t seed;
 };
+
+void PrintTo(const ChurnCase& c, std::ostream* out) { *out << c.name << " seed " << c.seed; }
 
 GrowthPolicy policy(StorageMode mode, std::size_t initial, std::size_t step, std::size_t page,
                     std::size_t max = std::size_t{1} << 28) {

@@ -12,10 +12,12 @@
 // - Each page carries its own metadata (generations, free links, occupancy bits). Stable
 //   growth therefore allocates one page and touches nothing else: no O(n) copy at growth,
 //   which keeps the worst single emplace short.
-// - Free slots form an intrusive LIFO list linked through a `next_free` side array (never
-//   through the object bytes, which stay poisoned). LIFO hands back the most recently
-//   freed, cache-warm slot. Slots never used since the last clear() are handed out by a
-//   bump index instead, so growth does not have to thread new slots onto the list.
+// - Released slots go on a LIFO free stack: an index array split into per-page chunks
+//   (never links through the object bytes, which stay poisoned). LIFO hands back the most
+//   recently freed, cache-warm slot; an array rather than a linked list means a pop never
+//   waits on a cache miss to find the next free slot, so a burst of emplaces into a big,
+//   cold pool overlaps its misses. Slots never used since the last clear() are handed out
+//   by a bump index instead, so growth does not have to push new slots onto the stack.
 // - Generations: odd while live, even while free (+1 on each emplace and release), seeded
 //   per pool instance (detail/generation.hpp). A handle is live iff its generation equals
 //   the slot's: one compare, and stale, null and almost all foreign handles fail it.
@@ -59,10 +61,13 @@ class VectorPool {
                 "VectorPool<T> needs a noexcept destructor: release() and clear() are noexcept");
 
   using Page = detail::SlotPage<T>;
-  using Meta = detail::SlotMeta;
-  static constexpr std::uint32_t npos = detail::no_slot;
-  static constexpr std::size_t max_index_space = 0xFFFFFFFEu;  // indices are uint32, npos excluded
+  static constexpr std::size_t max_index_space = 0xFFFFFFFEu;  // indices are uint32 with room to spare
   static constexpr unsigned contiguous_shift = 32;              // index >> 32 == 0: one page
+  // Emplaces and releases in a pool far bigger than the caches touch cold slots; asking for
+  // the slot a few operations ahead lets those misses overlap. Small pools skip it.
+  static constexpr std::uint32_t prefetch_distance = 8;
+  static constexpr std::uint32_t prefetch_threshold =
+      static_cast<std::uint32_t>(std::max<std::size_t>(4096, (std::size_t{1} << 20) / sizeof(T)));
 
  public:
   template <bool Const>
@@ -116,8 +121,10 @@ class VectorPool {
   void for_each(F&& f) const;                         // f(const T&) or f(PoolHandle, const T&)
 
   // --- Size and memory -----------------------------------------------------------------
-  std::size_t size() const noexcept { return live_; }          // live objects
-  bool empty() const noexcept { return live_ == 0; }
+  std::size_t size() const noexcept {                          // live objects
+    return static_cast<std::size_t>(counters_.emplaces - counters_.releases);
+  }
+  bool empty() const noexcept { return counters_.emplaces == counters_.releases; }
   std::size_t capacity() const noexcept { return capacity_; }  // slots that exist now
   bool reserve(std::size_t slots);                    // capacity >= slots; false at cap / bad_alloc / relocating mid-pass (pool unchanged)
   void shrink_to_fit();                               // stable: frees empty trailing pages; contiguous: trims to just past the last live slot
@@ -138,11 +145,12 @@ class VectorPool {
     std::uint32_t capacity = 0;
     std::size_t bytes = 0;
   };
-  struct Counters {
+  struct Counters {  // live objects = emplaces - releases, so no separate live count to update
     std::uint64_t emplaces = 0, releases = 0, failed_emplaces = 0, failed_releases = 0,
                   refused_during_iteration = 0, growth_events = 0;
-    std::size_t peak_live = 0;
+    std::uint32_t peak_used = 0;  // == peak live: a slot is bumped only when all below are live
   };
+  enum class Visit { object, handle_and_object, index_and_object };
   class IterationScope {  // marks a for_each/erase_if pass; survives exceptions from f
    public:
     explicit IterationScope(const VectorPool& pool) noexcept : pool_(pool) { ++pool_.iterating_; }
@@ -160,21 +168,56 @@ class VectorPool {
     return static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> shift_);
   }
   std::size_t offset_of(std::uint32_t index) const noexcept { return index & mask_; }
-  Meta& meta(std::uint32_t index) noexcept { return pages_[page_of(index)].meta(offset_of(index)); }
-  const Meta& meta(std::uint32_t index) const noexcept {
-    return pages_[page_of(index)].meta(offset_of(index));
+
+  // Where slot `index` lives. Contiguous pools answer from pointers cached in the pool (one
+  // load shorter than going through pages_, which matters on the handle -> generation
+  // chain every release and get() waits on); the branch never changes between calls.
+  struct SlotRef {
+    typename Page::Slot* slots;  // the page's slots, generations and occupancy words...
+    std::uint32_t* generations;
+    std::uint64_t* occupied;
+    std::size_t offset;          // ...and the slot's offset in them
+  };
+  ENGINE_POOL_HOT SlotRef locate(std::uint32_t index) const noexcept {
+    if (flat_.generations != nullptr) return SlotRef{flat_.slots, flat_.generations, flat_.occupied, index};
+    Page& page = const_cast<Page&>(pages_[page_of(index)]);
+    return SlotRef{page.slots(), page.generations(), page.occupied(), offset_of(index)};
+  }
+  std::uint32_t& generation(std::uint32_t index) noexcept {
+    const SlotRef at = locate(index);
+    return at.generations[at.offset];
+  }
+  const std::uint32_t& generation(std::uint32_t index) const noexcept {
+    const SlotRef at = locate(index);
+    return at.generations[at.offset];
+  }
+  std::uint32_t& stack_entry(std::uint32_t depth) noexcept {  // free stack entry, 0 = bottom
+    if (flat_.free_stack != nullptr) return flat_.free_stack[depth];
+    return pages_[page_of(depth)].free_stack()[offset_of(depth)];
+  }
+  const std::uint32_t& stack_entry(std::uint32_t depth) const noexcept {
+    return const_cast<VectorPool*>(this)->stack_entry(depth);
+  }
+  // Always inlined: out of line, GCC sees a void function with no side effects and deletes the call.
+  ENGINE_POOL_HOT void prefetch_slot(std::uint32_t index) noexcept {  // object and generation, for writing
+    const SlotRef at = locate(index);
+    ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
+    ENGINE_POOL_PREFETCH_WRITE(at.generations + at.offset);
+  }
+  static T* object_at(const SlotRef& at) noexcept {
+    return std::launder(reinterpret_cast<T*>(at.slots[at.offset].bytes));
   }
   bool is_live(PoolHandle handle) const noexcept {
     if (!detail::is_live_generation(handle.generation)) return false;  // null, or forged
     if (handle.index >= capacity_) return false;                      // never existed / trimmed
-    return meta(handle.index).generation == handle.generation;        // stale or foreign
+    return generation(handle.index) == handle.generation;             // stale or foreign
   }
 
   template <class... Args>
   static void construct_into(void* where, Args&&... args);
   PoolHandle commit_emplace(std::uint32_t index, bool from_free_list) noexcept;
   template <class... Args>
-  std::optional<PoolHandle> emplace_with_growth(Args&&... args);
+  ENGINE_POOL_COLD PoolHandle emplace_with_growth(Args&&... args);  // null handle: refused
   void release_slot(std::uint32_t index) noexcept;
   bool refuse_mid_pass(const char* what) noexcept;
 
@@ -182,24 +225,32 @@ class VectorPool {
   std::size_t stable_page_length(std::size_t page_number, std::size_t page_slots) const noexcept;
   Layout make_layout(StorageMode mode, std::size_t page_slots, std::size_t slots) const;
   std::size_t relocate_into(Layout& target) noexcept(std::is_nothrow_move_constructible_v<T>);
-  void copy_meta_into(Layout& target, std::uint32_t slots) const noexcept;
+  void copy_meta_into(Layout& target, std::uint32_t slots, std::uint32_t stack_entries) const noexcept;
   void adopt(Layout&& layout) noexcept;
+  void refresh_flat_view() noexcept;
   bool grow_stable_by_pages(std::size_t pages);
   void retire_generations(std::uint32_t first, std::uint32_t last) noexcept;
-  void rebuild_free_list() noexcept;
+  void rebuild_free_stack() noexcept;
   void announce(const GrowthEvent& event);
   void destroy_all_objects() noexcept;
   void reset_to_empty() noexcept;
-  template <class Self, class F>
+  template <Visit How, class Self, class F>
   static void visit_live(Self& self, F& f);
 
+  struct FlatView {  // contiguous mode: page 0's arrays; all null in stable mode
+    typename Page::Slot* slots = nullptr;
+    std::uint32_t* generations = nullptr;
+    std::uint32_t* free_stack = nullptr;
+    std::uint64_t* occupied = nullptr;
+  };
+
   std::vector<Page> pages_;
+  FlatView flat_;
   unsigned shift_ = contiguous_shift;   // index >> shift_ = page
   std::uint32_t mask_ = 0xFFFFFFFFu;    // index & mask_ = offset in page
   std::uint32_t capacity_ = 0;          // usable slots (stable: whole pages, cut at max_capacity)
   std::uint32_t used_ = 0;              // slots [0, used_) handed out since the last clear(); the rest are untouched
-  std::uint32_t free_head_ = npos;      // top of the LIFO free list (released slots below used_)
-  std::size_t live_ = 0;
+  std::uint32_t free_count_ = 0;        // depth of the LIFO free stack (released slots below used_)
   std::uint32_t seed_ = detail::next_generation_seed();  // this pool's generation base
   std::uint32_t fresh_generation_ = seed_;  // generation new slots start at (raised by shrinking)
   mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
@@ -236,7 +287,7 @@ class VectorPool<T>::basic_iterator {
   PoolHandle handle() const noexcept {  // the handle of the object this iterator is on
     const std::size_t offset = slot_in_page();
     const auto index = static_cast<std::uint32_t>((page_ << pool_->shift_) + offset);
-    return PoolHandle{index, pool_->pages_[page_].meta(offset).generation};
+    return PoolHandle{index, pool_->pages_[page_].generations()[offset]};
   }
   basic_iterator& operator++() noexcept {
     ENGINE_POOL_ASSERT(epoch_ == pool_->storage_epoch_,
@@ -328,12 +379,12 @@ VectorPool<T>::~VectorPool() {
 template <class T>
 VectorPool<T>::VectorPool(VectorPool&& other) noexcept
     : pages_(std::move(other.pages_)),
+      flat_(other.flat_),
       shift_(other.shift_),
       mask_(other.mask_),
       capacity_(other.capacity_),
       used_(other.used_),
-      free_head_(other.free_head_),
-      live_(other.live_),
+      free_count_(other.free_count_),
       seed_(other.seed_),
       fresh_generation_(other.fresh_generation_),
       storage_epoch_(other.storage_epoch_),
@@ -351,12 +402,12 @@ VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
   if (this == &other) return *this;
   destroy_all_objects();
   pages_ = std::move(other.pages_);
+  flat_ = other.flat_;
   shift_ = other.shift_;
   mask_ = other.mask_;
   capacity_ = other.capacity_;
   used_ = other.used_;
-  free_head_ = other.free_head_;
-  live_ = other.live_;
+  free_count_ = other.free_count_;
   seed_ = other.seed_;
   fresh_generation_ = other.fresh_generation_;
   storage_epoch_ = other.storage_epoch_ + 1;
@@ -375,6 +426,7 @@ VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
 template <class T>
 void VectorPool<T>::reset_to_empty() noexcept {
   pages_.clear();
+  flat_ = FlatView{};
   shift_ = policy_.storage == StorageMode::stable
                ? detail::log2_exact(policy_.page_slots)
                : contiguous_shift;
@@ -383,8 +435,7 @@ void VectorPool<T>::reset_to_empty() noexcept {
               : 0xFFFFFFFFu;
   capacity_ = 0;
   used_ = 0;
-  free_head_ = npos;
-  live_ = 0;
+  free_count_ = 0;
   seed_ = detail::next_generation_seed();
   fresh_generation_ = seed_;
   ++storage_epoch_;
@@ -397,8 +448,8 @@ void VectorPool<T>::reset_to_empty() noexcept {
 
 template <class T>
 void VectorPool<T>::destroy_all_objects() noexcept {
+  if constexpr (std::is_trivially_destructible_v<T>) return;
   for (Page& page : pages_) {
-    if (page.live == 0) continue;
     for (std::size_t w = 0; w < page.words(); ++w) {
       for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
         page.object(w * detail::bits_per_word + detail::lowest_bit(bits))->~T();
@@ -411,7 +462,7 @@ void VectorPool<T>::destroy_all_objects() noexcept {
 
 template <class T>
 template <class... Args>
-void VectorPool<T>::construct_into(void* where, Args&&... args) {
+ENGINE_POOL_HOT void VectorPool<T>::construct_into(void* where, Args&&... args) {
   detail::unpoison_bytes(where, sizeof(T));
   if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
     ::new (where) T(std::forward<Args>(args)...);
@@ -426,51 +477,60 @@ void VectorPool<T>::construct_into(void* where, Args&&... args) {
 }
 
 template <class T>
-PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, bool from_free_list) noexcept {
-  Page& page = pages_[page_of(index)];
-  const std::size_t offset = offset_of(index);
-  Meta& m = page.meta(offset);
+ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, bool from_free_list) noexcept {
+  const SlotRef at = locate(index);
   if (from_free_list) {
-    free_head_ = m.next_free;
+    --free_count_;
   } else {
     ++used_;
+    counters_.peak_used = std::max(counters_.peak_used, used_);
   }
-  m.generation += 1u;  // even (free) -> odd (live)
-  page.set_occupied(offset);
-  ++page.live;
-  ++live_;
+  std::uint32_t& g = at.generations[at.offset];
+  g += 1u;  // even (free) -> odd (live)
+  at.occupied[at.offset / detail::bits_per_word] |= std::uint64_t{1} << (at.offset % detail::bits_per_word);
   ++counters_.emplaces;
-  counters_.peak_live = std::max(counters_.peak_live, live_);
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after emplace");
-  return PoolHandle{index, m.generation};
+  return detail::make_handle(index, g);
 }
 
+// Inlined into the caller on purpose, and shaped so that only a PoolHandle (one 64-bit
+// register) flows through the branches: GCC 12 merges optionals from several return paths
+// through the stack, and reloading them stalls on store forwarding (that was most of an
+// emplace's cost in the churn benchmark).
 template <class T>
 template <class... Args>
-std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... args) {
-  if (free_head_ != npos) {  // LIFO: the most recently released slot is the warmest
-    const std::uint32_t index = free_head_;
-    construct_into(pages_[page_of(index)].raw(offset_of(index)), std::forward<Args>(args)...);
-    return commit_emplace(index, true);
-  }
-  if (used_ < capacity_) {
+ENGINE_POOL_HOT std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... args) {
+  PoolHandle handle;
+  if (free_count_ != 0) {  // LIFO: the most recently released slot is the warmest
+    const std::uint32_t index = stack_entry(free_count_ - 1);
+    if (capacity_ >= prefetch_threshold && free_count_ > prefetch_distance) {
+      prefetch_slot(stack_entry(free_count_ - 1 - prefetch_distance));
+    }
+    const SlotRef at = locate(index);
+    construct_into(at.slots[at.offset].bytes, std::forward<Args>(args)...);
+    handle = commit_emplace(index, true);
+  } else if (used_ < capacity_) {
     const std::uint32_t index = used_;
-    construct_into(pages_[page_of(index)].raw(offset_of(index)), std::forward<Args>(args)...);
-    return commit_emplace(index, false);
+    const SlotRef at = locate(index);
+    construct_into(at.slots[at.offset].bytes, std::forward<Args>(args)...);
+    handle = commit_emplace(index, false);
+  } else {
+    handle = emplace_with_growth(std::forward<Args>(args)...);
   }
-  return emplace_with_growth(std::forward<Args>(args)...);
+  if (handle.is_null()) return std::nullopt;
+  return handle;
 }
 
 // The new object is constructed in the new memory before anything is committed, so a
 // throwing constructor (or a failed allocation) leaves the pool exactly as it was.
 template <class T>
 template <class... Args>
-std::optional<PoolHandle> VectorPool<T>::emplace_with_growth(Args&&... args) {
+PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   const auto started = Clock::now();
-  const std::uint32_t index = capacity_;  // used_ == capacity_ and the free list is empty
+  const std::uint32_t index = capacity_;  // used_ == capacity_ and the free stack is empty
   if (capacity_ >= policy_.max_capacity) {
     ++counters_.failed_emplaces;
-    return std::nullopt;
+    return PoolHandle{};
   }
   const std::size_t old_capacity = capacity_;
 
@@ -481,7 +541,7 @@ std::optional<PoolHandle> VectorPool<T>::emplace_with_growth(Args&&... args) {
       page.emplace(stable_page_length(pages_.size(), policy_.page_slots), fresh_generation_);
     } catch (const std::bad_alloc&) {
       ++counters_.failed_emplaces;
-      return std::nullopt;
+      return PoolHandle{};
     }
     construct_into(page->raw(0), std::forward<Args>(args)...);
     const std::size_t bytes = page->bytes();
@@ -497,14 +557,14 @@ std::optional<PoolHandle> VectorPool<T>::emplace_with_growth(Args&&... args) {
   if (iterating_ != 0) {  // relocation would pull the objects out from under for_each
     ENGINE_POOL_ASSERT(false, "emplace() needs a relocating growth inside for_each/erase_if; reserve() first or use stable storage");
     ++counters_.failed_emplaces;
-    return std::nullopt;
+    return PoolHandle{};
   }
   Layout layout;
   try {
     layout = make_layout(StorageMode::contiguous, 0, next_contiguous_capacity());
   } catch (const std::bad_alloc&) {
     ++counters_.failed_emplaces;
-    return std::nullopt;
+    return PoolHandle{};
   }
   Page& target = layout.pages.front();
   construct_into(target.raw(index), std::forward<Args>(args)...);
@@ -519,7 +579,7 @@ std::optional<PoolHandle> VectorPool<T>::emplace_with_growth(Args&&... args) {
       throw;
     }
   }
-  copy_meta_into(layout, capacity_);
+  copy_meta_into(layout, capacity_, free_count_);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
   const PoolHandle handle = commit_emplace(index, false);
@@ -536,18 +596,13 @@ PoolPtr<T> VectorPool<T>::acquire(Args&&... args) {
 }
 
 template <class T>
-void VectorPool<T>::release_slot(std::uint32_t index) noexcept {
-  Page& page = pages_[page_of(index)];
-  const std::size_t offset = offset_of(index);
-  page.object(offset)->~T();
-  detail::mark_slot_released(page.raw(offset), sizeof(T));
-  Meta& m = page.meta(offset);
-  m.generation += 1u;  // odd (live) -> even (free): every handle to it is stale now
-  m.next_free = free_head_;
-  free_head_ = index;
-  page.clear_occupied(offset);
-  --page.live;
-  --live_;
+ENGINE_POOL_HOT void VectorPool<T>::release_slot(std::uint32_t index) noexcept {
+  const SlotRef at = locate(index);
+  object_at(at)->~T();
+  detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
+  at.generations[at.offset] += 1u;  // odd (live) -> even (free): every handle to it is stale now
+  at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
+  stack_entry(free_count_++) = index;
   ++counters_.releases;
 }
 
@@ -560,7 +615,7 @@ bool VectorPool<T>::refuse_mid_pass(const char* what) noexcept {
 }
 
 template <class T>
-bool VectorPool<T>::release(PoolHandle handle) noexcept {
+ENGINE_POOL_HOT bool VectorPool<T>::release(PoolHandle handle) noexcept {
   if (refuse_mid_pass("release() inside for_each/erase_if; use release_later() + flush_releases() or erase_if()")) {
     return false;
   }
@@ -584,7 +639,13 @@ template <class T>
 std::size_t VectorPool<T>::flush_releases() noexcept {
   if (refuse_mid_pass("flush_releases() inside for_each/erase_if; flush after the pass")) return 0;
   std::size_t released = 0;
-  for (const PoolHandle handle : pending_) {
+  const std::size_t count = pending_.size();
+  const bool prefetch = capacity_ >= prefetch_threshold;
+  for (std::size_t i = 0; i < count; ++i) {
+    const PoolHandle handle = pending_[i];
+    if (prefetch && i + prefetch_distance < count && pending_[i + prefetch_distance].index < capacity_) {
+      prefetch_slot(pending_[i + prefetch_distance].index);
+    }
     if (is_live(handle)) {  // a handle queued twice in one frame dies once
       release_slot(handle.index);
       ++released;
@@ -602,21 +663,25 @@ template <class Pred>
 std::size_t VectorPool<T>::erase_if(Pred pred) {
   if (refuse_mid_pass("erase_if() inside for_each/erase_if; it would release mid-pass")) return 0;
   doomed_.clear();
-  {
-    IterationScope scope(*this);
-    for_each([&](PoolHandle handle, T& object) {
-      bool doomed;
-      if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
-        doomed = static_cast<bool>(pred(handle, object));
-      } else {
-        doomed = static_cast<bool>(pred(object));
-      }
-      if (doomed) doomed_.push_back(handle.index);
-    });
+  if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
+    auto collect = [&](PoolHandle handle, T& object) {
+      if (pred(handle, object)) doomed_.push_back(handle.index);
+    };
+    visit_live<Visit::handle_and_object>(*this, collect);
+  } else {  // no handle wanted: the pass never reads the generations
+    auto collect = [&](std::uint32_t index, T& object) {
+      if (pred(object)) doomed_.push_back(index);
+    };
+    visit_live<Visit::index_and_object>(*this, collect);
   }
-  // Highest index first, so the lowest freed slot ends on top of the LIFO and the pool
-  // refills from the front.
-  for (auto it = doomed_.rbegin(); it != doomed_.rend(); ++it) release_slot(*it);
+  // Highest index first, so the lowest freed slot ends on top of the stack and the pool
+  // refills from the front, in address order.
+  const std::size_t count = doomed_.size();
+  const bool prefetch = capacity_ >= prefetch_threshold;
+  for (std::size_t i = count; i-- > 0;) {
+    if (prefetch && i >= prefetch_distance) prefetch_slot(doomed_[i - prefetch_distance]);
+    release_slot(doomed_[i]);
+  }
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after erase_if");
   return doomed_.size();
 }
@@ -625,25 +690,21 @@ template <class T>
 void VectorPool<T>::clear() noexcept {
   if (refuse_mid_pass("clear() inside for_each/erase_if")) return;
   for (Page& page : pages_) {
-    if (page.live != 0) {
-      for (std::size_t w = 0; w < page.words(); ++w) {
-        for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-          const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-          page.object(offset)->~T();
-          detail::mark_slot_released(page.raw(offset), sizeof(T));
-          page.meta(offset).generation += 1u;
-          ++counters_.releases;
-        }
-        page.occupied()[w] = 0;
+    for (std::size_t w = 0; w < page.words(); ++w) {
+      for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+        const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
+        page.object(offset)->~T();
+        detail::mark_slot_released(page.raw(offset), sizeof(T));
+        page.generations()[offset] += 1u;
+        ++counters_.releases;
       }
-      page.live = 0;
+      page.occupied()[w] = 0;
     }
   }
   // Every slot below used_ now has an even generation; handing them out again from 0 by
   // bump index keeps the pool dense and in address order.
-  live_ = 0;
   used_ = 0;
-  free_head_ = npos;
+  free_count_ = 0;
   pending_.clear();
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after clear");
 }
@@ -656,7 +717,7 @@ const T* VectorPool<T>::get(PoolHandle handle) const noexcept {
     ++stale_gets_;
     return nullptr;
   }
-  return pages_[page_of(handle.index)].object(offset_of(handle.index));
+  return object_at(locate(handle.index));
 }
 
 template <class T>
@@ -673,14 +734,14 @@ template <class T>
 PoolHandle VectorPool<T>::handle_at(std::size_t index) const noexcept {
   if (index >= capacity_) return PoolHandle{};
   const auto i = static_cast<std::uint32_t>(index);
-  const std::uint32_t generation = meta(i).generation;
-  return detail::is_live_generation(generation) ? PoolHandle{i, generation} : PoolHandle{};
+  const std::uint32_t g = generation(i);
+  return detail::is_live_generation(g) ? PoolHandle{i, g} : PoolHandle{};
 }
 
 template <class T>
 void VectorPool<T>::active_indices(std::vector<std::uint32_t>& out) const {
   out.clear();
-  out.reserve(live_);
+  out.reserve(size());
   for (std::size_t p = 0; p < pages_.size(); ++p) {
     const Page& page = pages_[p];
     const auto base = static_cast<std::uint32_t>(p << shift_);
@@ -731,14 +792,14 @@ typename VectorPool<T>::const_iterator VectorPool<T>::end() const noexcept {
 // (stable growth inside f may reallocate pages_, but never a page's buffers), and the word
 // is read once: releases are refused during the pass, so it cannot lose bits under us.
 template <class T>
-template <class Self, class F>
+template <typename VectorPool<T>::Visit How, class Self, class F>
 void VectorPool<T>::visit_live(Self& self, F& f) {
   using Ref = std::conditional_t<std::is_const_v<Self>, const T&, T&>;
   IterationScope scope(self);
   for (std::size_t p = 0; p < self.pages_.size(); ++p) {
     auto& page = self.pages_[p];
-    if (page.live == 0) continue;
     auto* const slots = page.slots();
+    const std::uint32_t* const generations = page.generations();
     const std::uint64_t* const occupied = page.occupied();
     const std::size_t words = page.words();
     const auto base = static_cast<std::uint32_t>(p << self.shift_);
@@ -746,10 +807,10 @@ void VectorPool<T>::visit_live(Self& self, F& f) {
       for (std::uint64_t bits = occupied[w]; bits != 0; bits &= bits - 1) {
         const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
         Ref object = *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(slots[offset].bytes));
-        if constexpr (std::is_invocable_v<F&, PoolHandle, Ref>) {
-          f(PoolHandle{base + static_cast<std::uint32_t>(offset),
-                       self.pages_[p].meta(offset).generation},
-            object);
+        if constexpr (How == Visit::handle_and_object) {
+          f(PoolHandle{base + static_cast<std::uint32_t>(offset), generations[offset]}, object);
+        } else if constexpr (How == Visit::index_and_object) {
+          f(base + static_cast<std::uint32_t>(offset), object);
         } else {
           f(object);
         }
@@ -761,13 +822,21 @@ void VectorPool<T>::visit_live(Self& self, F& f) {
 template <class T>
 template <class F>
 void VectorPool<T>::for_each(F&& f) {
-  visit_live(*this, f);
+  if constexpr (std::is_invocable_v<F&, PoolHandle, T&>) {
+    visit_live<Visit::handle_and_object>(*this, f);
+  } else {
+    visit_live<Visit::object>(*this, f);
+  }
 }
 
 template <class T>
 template <class F>
 void VectorPool<T>::for_each(F&& f) const {
-  visit_live(*this, f);
+  if constexpr (std::is_invocable_v<F&, PoolHandle, const T&>) {
+    visit_live<Visit::handle_and_object>(*this, f);
+  } else {
+    visit_live<Visit::object>(*this, f);
+  }
 }
 
 // ===== Growth, layouts and migration =====================================================
@@ -829,7 +898,7 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
   for (std::size_t p = 0; p < pages_.size(); ++p) {
     Page& page = pages_[p];
     const auto base = static_cast<std::uint32_t>(p << shift_);
-    for (std::size_t w = 0; w < page.words() && page.live != 0; ++w) {
+    for (std::size_t w = 0; w < page.words(); ++w) {
       for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
         const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
         const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
@@ -860,7 +929,6 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
           }
         }
         to.set_occupied(to_offset);
-        ++to.live;
         ++moved;
       }
     }
@@ -871,22 +939,28 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
   return moved;
 }
 
-// Generations and free links of slots [0, slots) carry over; links are global indices, so
-// they stay right in any layout. Copied in runs bounded by both layouts' page edges.
+// Generations of slots [0, slots) and the bottom `stack_entries` of the free stack carry
+// over; stack entries are global indices, so they stay right in any layout. Both are
+// copied in runs bounded by the two layouts' page edges.
 template <class T>
-void VectorPool<T>::copy_meta_into(Layout& target, std::uint32_t slots) const noexcept {
-  std::uint32_t index = 0;
-  while (index < slots) {
-    const Page& from = pages_[page_of(index)];
-    const std::size_t from_offset = offset_of(index);
-    Page& to = target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift)];
-    const std::size_t to_offset = index & target.mask;
-    const std::size_t run = std::min({from.slot_count() - from_offset, to.slot_count() - to_offset,
-                                      std::size_t{slots - index}});
-    std::copy(from.meta_data() + from_offset, from.meta_data() + from_offset + run,
-              to.meta_data() + to_offset);
-    index += static_cast<std::uint32_t>(run);
-  }
+void VectorPool<T>::copy_meta_into(Layout& target, std::uint32_t slots,
+                                   std::uint32_t stack_entries) const noexcept {
+  const auto copy_runs = [&](std::uint32_t count, auto array_of) {
+    std::uint32_t index = 0;
+    while (index < count) {
+      const Page& from = pages_[page_of(index)];
+      const std::size_t from_offset = offset_of(index);
+      Page& to = target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift)];
+      const std::size_t to_offset = index & target.mask;
+      const std::size_t run = std::min({from.slot_count() - from_offset, to.slot_count() - to_offset,
+                                        std::size_t{count - index}});
+      const std::uint32_t* source = array_of(from) + from_offset;
+      std::copy(source, source + run, array_of(to) + to_offset);
+      index += static_cast<std::uint32_t>(run);
+    }
+  };
+  copy_runs(slots, [](auto& page) { return page.generations(); });
+  copy_runs(stack_entries, [](auto& page) { return page.free_stack(); });
 }
 
 template <class T>
@@ -896,6 +970,16 @@ void VectorPool<T>::adopt(Layout&& layout) noexcept {
   mask_ = layout.mask;
   capacity_ = layout.capacity;
   ++storage_epoch_;
+  refresh_flat_view();
+}
+
+template <class T>
+void VectorPool<T>::refresh_flat_view() noexcept {
+  flat_ = FlatView{};
+  if (shift_ == contiguous_shift && !pages_.empty()) {
+    Page& page = pages_.front();
+    flat_ = FlatView{page.slots(), page.generations(), page.free_stack(), page.occupied()};
+  }
 }
 
 template <class T>
@@ -941,7 +1025,7 @@ bool VectorPool<T>::reserve(std::size_t slots) {
     return false;
   }
   const std::size_t moved = relocate_into(layout);
-  copy_meta_into(layout, capacity_);
+  copy_meta_into(layout, capacity_, free_count_);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
   announce(GrowthEvent{old_capacity, capacity_, bytes, moved, moved != 0,
@@ -955,21 +1039,17 @@ template <class T>
 void VectorPool<T>::retire_generations(std::uint32_t first, std::uint32_t last) noexcept {
   std::uint32_t highest_age = fresh_generation_ - seed_;
   for (std::uint32_t index = first; index < last; ++index) {
-    highest_age = std::max(highest_age, meta(index).generation - seed_);
+    highest_age = std::max(highest_age, generation(index) - seed_);
   }
   fresh_generation_ = seed_ + ((highest_age + 2u) & ~1u);
 }
 
 // Free slots below used_, pushed highest first so the lowest index is reused first.
 template <class T>
-void VectorPool<T>::rebuild_free_list() noexcept {
-  free_head_ = npos;
+void VectorPool<T>::rebuild_free_stack() noexcept {
+  free_count_ = 0;
   for (std::uint32_t index = used_; index-- > 0;) {
-    Meta& m = meta(index);
-    if (!detail::is_live_generation(m.generation)) {
-      m.next_free = free_head_;
-      free_head_ = index;
-    }
+    if (!detail::is_live_generation(generation(index))) stack_entry(free_count_++) = index;
   }
 }
 
@@ -978,14 +1058,14 @@ void VectorPool<T>::shrink_to_fit() {
   if (refuse_mid_pass("shrink_to_fit() inside for_each/erase_if")) return;
   if (policy_.storage == StorageMode::stable) {
     std::size_t keep = pages_.size();
-    while (keep > 0 && pages_[keep - 1].live == 0) --keep;
+    while (keep > 0 && pages_[keep - 1].is_empty()) --keep;
     if (keep == pages_.size()) return;
     const auto first_dropped = static_cast<std::uint32_t>(keep << shift_);
     retire_generations(first_dropped, capacity_);
     pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(keep), pages_.end());
     capacity_ = first_dropped;
     used_ = std::min(used_, capacity_);
-    rebuild_free_list();
+    rebuild_free_stack();
   } else {
     std::uint32_t high = 0;  // one past the last live slot
     if (!pages_.empty()) {
@@ -1000,11 +1080,11 @@ void VectorPool<T>::shrink_to_fit() {
     if (high == capacity_) return;
     Layout layout = make_layout(StorageMode::contiguous, 0, high);  // smaller: bad_alloc propagates, pool unchanged
     relocate_into(layout);
-    copy_meta_into(layout, high);
+    copy_meta_into(layout, high, 0);  // the stack is rebuilt below: it may hold dropped slots
     retire_generations(high, capacity_);
     adopt(std::move(layout));
     used_ = std::min(used_, high);
-    rebuild_free_list();
+    rebuild_free_stack();
   }
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after shrink_to_fit");
 }
@@ -1038,7 +1118,7 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
     policy_ = previous;
     throw;
   }
-  copy_meta_into(layout, capacity_);
+  copy_meta_into(layout, capacity_, free_count_);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after set_policy");
@@ -1063,10 +1143,10 @@ void VectorPool<T>::set_growth_listener(GrowthListener listener) {
 template <class T>
 PoolStats VectorPool<T>::stats() const noexcept {
   PoolStats s;
-  s.live = live_;
+  s.live = size();
   s.capacity = capacity_;
-  s.free = capacity_ - live_;
-  s.peak_live = counters_.peak_live;
+  s.free = capacity_ - s.live;
+  s.peak_live = counters_.peak_used;
   s.bytes_held = pages_.capacity() * sizeof(Page) + pending_.capacity() * sizeof(PoolHandle) +
                  doomed_.capacity() * sizeof(std::uint32_t);
   for (const Page& page : pages_) s.bytes_held += page.bytes();
@@ -1082,32 +1162,29 @@ PoolStats VectorPool<T>::stats() const noexcept {
 
 template <class T>
 bool VectorPool<T>::validate() const {
-  if (used_ > capacity_ || live_ > used_) return false;
+  const std::size_t live_count = size();
+  if (used_ > capacity_ || live_count > used_ || free_count_ != used_ - live_count) return false;
   std::size_t slots = 0, live = 0;
   for (std::size_t p = 0; p < pages_.size(); ++p) {
     const Page& page = pages_[p];
     if (policy_.storage == StorageMode::stable && (p << shift_) != slots) return false;
-    std::size_t page_live = 0;
     for (std::size_t offset = 0; offset < page.slot_count(); ++offset) {
       const bool occupied = page.is_occupied(offset);
-      if (occupied != detail::is_live_generation(page.meta(offset).generation)) return false;
+      if (occupied != detail::is_live_generation(page.generations()[offset])) return false;
       if (occupied && slots + offset >= used_) return false;
-      page_live += occupied ? 1 : 0;
+      live += occupied ? 1 : 0;
     }
-    if (page_live != page.live) return false;
-    live += page_live;
     slots += page.slot_count();
   }
-  if (live != live_ || slots < capacity_) return false;
+  if (live != live_count || slots < capacity_ || counters_.peak_used < used_) return false;
   std::vector<bool> seen(used_, false);
-  std::size_t free_count = 0;
-  for (std::uint32_t index = free_head_; index != npos; index = meta(index).next_free) {
-    if (index >= used_ || seen[index]) return false;  // out of range or a cycle
-    if (detail::is_live_generation(meta(index).generation)) return false;
+  for (std::uint32_t depth = 0; depth < free_count_; ++depth) {
+    const std::uint32_t index = stack_entry(depth);
+    if (index >= used_ || seen[index]) return false;  // out of range or twice on the stack
+    if (detail::is_live_generation(generation(index))) return false;
     seen[index] = true;
-    ++free_count;
   }
-  return free_count == used_ - live_;
+  return true;
 }
 
 }  // namespace engine

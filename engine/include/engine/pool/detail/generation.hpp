@@ -12,8 +12,12 @@
 // (reuses of that slot in A and B) / 2^31 for a random pair of pools. Residual risks, by
 // design: a foreign handle can pass with that small probability, and one slot reused 2^31
 // times wraps its generation so a handle kept that long could match again.
+#include <engine/pool/pool_handle.hpp>
+
 #include <atomic>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 namespace engine::detail {
 
@@ -32,6 +36,22 @@ inline constexpr std::uint32_t mix_bits(std::uint32_t x) noexcept {
   x *= 0x735a2d97u;
   x ^= x >> 15;
   return x;
+}
+
+// Builds a handle as one 64-bit value. Built field by field, GCC 12 spills the two halves
+// to the stack and reloads them as one word inside std::optional, a store-forwarding stall
+// on every emplace; one 64-bit value stays in a register.
+inline PoolHandle make_handle(std::uint32_t index, std::uint32_t generation) noexcept {
+  static_assert(sizeof(PoolHandle) == sizeof(std::uint64_t) &&
+                std::is_trivially_copyable_v<PoolHandle>);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const std::uint64_t bits = index | (static_cast<std::uint64_t>(generation) << 32);
+  PoolHandle handle;
+  std::memcpy(static_cast<void*>(&handle), &bits, sizeof handle);
+  return handle;
+#else
+  return PoolHandle{index, generation};
+#endif
 }
 
 inline std::atomic<std::uint32_t> pool_instances_created{0};

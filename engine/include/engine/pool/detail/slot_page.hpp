@@ -1,8 +1,9 @@
 #pragma once
 // engine::detail::SlotPage<T>: one run of raw object slots plus the per-slot metadata that
 // belongs to them. Contiguous mode has one page that is replaced when it grows; stable mode
-// has many pages that never move. Keeping generations, free links and occupancy bits inside
-// the page (not in pool-wide arrays) is what makes stable growth O(page), not O(capacity).
+// has many pages that never move. Keeping generations, occupancy bits and a share of the
+// free stack inside the page (not in pool-wide arrays) is what makes stable growth
+// O(page), not O(capacity).
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
@@ -23,14 +24,6 @@ namespace engine::detail {
 template <class T>
 struct alignas(T) RawSlot {
   unsigned char bytes[sizeof(T)];
-};
-
-// Generation and free-list link side by side: emplace and release touch both, get() only
-// the first. The link lives here, never in the object's bytes, so a released slot can be
-// poisoned whole and a stale pointer cannot corrupt the free list.
-struct SlotMeta {
-  std::uint32_t generation;  // odd: live; even: free (see generation.hpp)
-  std::uint32_t next_free;   // next slot on the LIFO free list, or no_slot
 };
 
 // std::allocator that default-initialises: vector<RawSlot>(n) then costs no memset, so a
@@ -62,7 +55,8 @@ class SlotPage {
   // All slots start free and poisoned, with generation `fresh_generation` (even).
   SlotPage(std::size_t slot_count, std::uint32_t fresh_generation)
       : slots_(slot_count),
-        meta_(slot_count, SlotMeta{fresh_generation, no_slot}),
+        generations_(slot_count, fresh_generation),
+        free_stack_(slot_count),
         occupied_(words_for(slot_count), 0) {
     poison_bytes(slots_.data(), slots_.size() * sizeof(Slot));
   }
@@ -74,9 +68,9 @@ class SlotPage {
     if (this != &other) {
       unpoison_bytes(slots_.data(), slots_.size() * sizeof(Slot));
       slots_ = std::move(other.slots_);
-      meta_ = std::move(other.meta_);
+      generations_ = std::move(other.generations_);
+      free_stack_ = std::move(other.free_stack_);
       occupied_ = std::move(other.occupied_);
-      live = other.live;
     }
     return *this;
   }
@@ -92,14 +86,20 @@ class SlotPage {
   }
   Slot* slots() noexcept { return slots_.data(); }
   const Slot* slots() const noexcept { return slots_.data(); }
-  SlotMeta& meta(std::size_t offset) noexcept { return meta_[offset]; }
-  const SlotMeta& meta(std::size_t offset) const noexcept { return meta_[offset]; }
-  SlotMeta* meta_data() noexcept { return meta_.data(); }
-  const SlotMeta* meta_data() const noexcept { return meta_.data(); }
+  std::uint32_t* generations() noexcept { return generations_.data(); }
+  const std::uint32_t* generations() const noexcept { return generations_.data(); }
+  std::uint32_t* free_stack() noexcept { return free_stack_.data(); }
+  const std::uint32_t* free_stack() const noexcept { return free_stack_.data(); }
   std::uint64_t* occupied() noexcept { return occupied_.data(); }
   const std::uint64_t* occupied() const noexcept { return occupied_.data(); }
   std::size_t words() const noexcept { return occupied_.size(); }
   std::size_t slot_count() const noexcept { return slots_.size(); }
+  bool is_empty() const noexcept {
+    for (const std::uint64_t word : occupied_) {
+      if (word != 0) return false;
+    }
+    return true;
+  }
   bool is_occupied(std::size_t offset) const noexcept {
     return (occupied_[offset / bits_per_word] >> (offset % bits_per_word)) & 1u;
   }
@@ -110,19 +110,18 @@ class SlotPage {
     occupied_[offset / bits_per_word] &= ~(std::uint64_t{1} << (offset % bits_per_word));
   }
   std::size_t bytes() const noexcept {
-    return slots_.capacity() * sizeof(Slot) + meta_.capacity() * sizeof(SlotMeta) +
+    return slots_.capacity() * sizeof(Slot) +
+           (generations_.capacity() + free_stack_.capacity()) * sizeof(std::uint32_t) +
            occupied_.capacity() * sizeof(std::uint64_t);
   }
-  static std::size_t bytes_for(std::size_t slot_count) noexcept {
-    return slot_count * (sizeof(Slot) + sizeof(SlotMeta)) +
-           words_for(slot_count) * sizeof(std::uint64_t);
-  }
-
-  std::size_t live = 0;  // objects alive in this page: lets shrink_to_fit find empty pages
 
  private:
   std::vector<Slot, UninitializedAllocator<Slot>> slots_;
-  std::vector<SlotMeta> meta_;
+  std::vector<std::uint32_t> generations_;  // odd: live; even: free (see generation.hpp)
+  // This page's share of the pool's LIFO free stack: entry k of the stack lives in page
+  // k / page_slots. An array, not links through the slots: popping never waits on a cache
+  // miss to learn the next free slot, so consecutive emplaces overlap their memory traffic.
+  std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> free_stack_;
   std::vector<std::uint64_t> occupied_;  // bit i of word w: slot w*64+i holds an object
 };
 
