@@ -274,6 +274,33 @@ TEST(ConcurrentPool, MaxCapacityIsAHardLimit) {
   EXPECT_TRUE(pool.emplace(3)) << "a released slot is usable again at the cap";
 }
 
+// A thread's cache holds 64 slots plus 8 chains of 32: bursts up to 320 objects recycle the
+// thread's own slots and leave the shared list alone.
+TEST(ConcurrentPool, BurstsWithinTheThreadCacheNeverTouchTheSharedList) {
+  ConcurrentPool<int> pool(config(1024, 1024, 4096));
+  std::vector<PoolHandle> burst;
+  auto run_burst = [&] {
+    for (int i = 0; i < 320; ++i) burst.push_back(*pool.emplace(i));
+    for (const PoolHandle h : burst) ASSERT_TRUE(pool.release(h));
+    burst.clear();
+  };
+  run_burst();
+  const auto warm = pool.stats();
+  EXPECT_EQ(warm.cached_free, 320u);
+  for (int k = 0; k < 10; ++k) run_burst();
+  const auto after = pool.stats();
+  EXPECT_EQ(after.shared_free, warm.shared_free);
+  EXPECT_EQ(after.cached_free, 320u);
+  EXPECT_EQ(after.capacity, 1024u) << "no growth either";
+  expect_slots_accounted(after);
+  for (int i = 0; i < 400; ++i) burst.push_back(*pool.emplace(i));
+  EXPECT_EQ(pool.stats().shared_free, warm.shared_free - 96) << "80 more: three chains of 32 from the shared list";
+  for (const PoolHandle h : burst) ASSERT_TRUE(pool.release(h));
+  EXPECT_EQ(pool.stats().shared_free, warm.shared_free) << "... and spills what the cache cannot keep";
+  EXPECT_EQ(pool.stats().cached_free, 320u);
+  expect_slots_accounted(pool.stats());
+}
+
 TEST(ConcurrentPool, ForEachVisitsLiveObjectsAndClearDestroysThemOnce) {
   Counts::reset();
   ConcurrentPool<Tracked> pool(config(64, 0, 4096));

@@ -4,8 +4,10 @@
 //
 // - Storage is paged and never moves: other threads hold pointers from get().
 // - The shared free list is lock-free and ABA-safe (detail::ChainStack: tagged 64-bit head).
-// - Each thread keeps a magazine of up to 64 free slots per pool and trades them with the
-//   shared list 32 at a time, so the common emplace and release touch no shared cache line.
+// - Each thread keeps a magazine of up to 64 free slots per pool, plus a reserve of up to 8
+//   chains of 32, and trades chains of 32 with the shared list only beyond that: the common
+//   emplace and release touch no shared cache line, and bursts of up to 320 objects per
+//   thread recycle that thread's own slots (see detail/concurrent_thread_cache.hpp).
 //   A thread's magazine goes back to the pool when the thread exits; a pool destroyed first
 //   orphans the magazines instead (see detail/concurrent_thread_cache.hpp).
 // - Growth (rare) takes a mutex, then publishes the new page with release stores; readers
@@ -47,7 +49,7 @@ struct ConcurrentPoolStats {       // a snapshot; exact when no thread is mid-op
   std::size_t live = 0;            // objects alive: emplaces - releases
   std::size_t capacity = 0;        // slots that exist; never above max_capacity
   std::size_t shared_free = 0;     // free slots on the shared list
-  std::size_t cached_free = 0;     // free slots in threads' magazines (live + both frees = capacity)
+  std::size_t cached_free = 0;     // free slots in threads' caches (live + both frees = capacity)
   std::size_t pages = 0;
   std::size_t bytes_held = 0;      // pages plus the page table
   std::size_t thread_caches = 0;   // threads currently holding a magazine for this pool
@@ -111,8 +113,8 @@ class ConcurrentPool {
 
   static ConcurrentPoolConfig normalized(ConcurrentPoolConfig c) noexcept;
   static T* object_in(Slot* s) noexcept { return std::launder(reinterpret_cast<T*>(s->storage)); }
-  static void return_slots(void* pool, const std::uint32_t* slots, std::uint32_t n) noexcept {
-    static_cast<ConcurrentPool*>(pool)->push_slots(slots, n);
+  static void return_slots(void* pool, detail::ThreadMagazine& m) noexcept {
+    static_cast<ConcurrentPool*>(pool)->empty_magazine(m);
   }
 
   Slot* slot_at(std::uint32_t index) const noexcept {  // index known to be in a published page
@@ -151,6 +153,9 @@ class ConcurrentPool {
   std::uint32_t take_slot_slow(detail::ThreadMagazine* m) noexcept;
   void give_slot_slow(detail::ThreadMagazine* m, std::uint32_t index) noexcept;
   std::uint32_t refill(detail::ThreadMagazine& m) noexcept;
+  std::uint32_t load_chain(detail::ThreadMagazine& m, std::uint32_t head) noexcept;
+  void link_chain(const std::uint32_t* slots, std::uint32_t n) noexcept;  // slots[0] is the head
+  void empty_magazine(detail::ThreadMagazine& m) noexcept;  // everything to the shared list
   std::uint32_t pop_chain() noexcept;                  // grows when the shared list is empty
   void push_slots(const std::uint32_t* slots, std::size_t n) noexcept;  // any count, in chains
   void push_chain(const std::uint32_t* slots, std::uint32_t n) noexcept;
@@ -385,8 +390,16 @@ void ConcurrentPool<T>::give_slot_slow(detail::ThreadMagazine* m, std::uint32_t 
     push_chain(&index, 1);
     return;
   }
-  // Full: the oldest batch goes to the shared list; the recently freed, cache-warm slots stay.
-  push_chain(m->slots, detail::kMagazineBatch);
+  // Full: the oldest batch leaves as one chain, into this thread's reserve while there is
+  // room (it comes back warm), else onto the shared list. The newest slots stay on top.
+  const std::uint32_t reserved = m->reserve_count.load(std::memory_order_relaxed);
+  if (reserved < detail::kReserveChains) {
+    link_chain(m->slots, detail::kMagazineBatch);
+    m->reserve[reserved] = m->slots[0];
+    m->reserve_count.store(reserved + 1, std::memory_order_relaxed);
+  } else {
+    push_chain(m->slots, detail::kMagazineBatch);
+  }
   std::copy(m->slots + detail::kMagazineBatch, m->slots + detail::kMagazineSlots, m->slots);
   const std::uint32_t n = detail::kMagazineSlots - detail::kMagazineBatch;
   m->slots[n] = index;
@@ -395,16 +408,27 @@ void ConcurrentPool<T>::give_slot_slow(detail::ThreadMagazine* m, std::uint32_t 
 
 template <class T>
 std::uint32_t ConcurrentPool<T>::refill(detail::ThreadMagazine& m) noexcept {
+  const std::uint32_t reserved = m.reserve_count.load(std::memory_order_relaxed);
+  if (reserved > 0) {  // this thread's own chain first: no shared line, warm slots
+    m.reserve_count.store(reserved - 1, std::memory_order_relaxed);
+    return load_chain(m, m.reserve[reserved - 1]);
+  }
   const std::uint32_t head = pop_chain();
   if (head == detail::kNoSlot) return 0;
-  // The chain is ours now; stacking it reversed makes the magazine hand out ascending slots.
+  const std::uint32_t n = load_chain(m, head);
+  free_.taken(n);
+  return n;
+}
+
+template <class T>
+std::uint32_t ConcurrentPool<T>::load_chain(detail::ThreadMagazine& m, std::uint32_t head) noexcept {
+  // The chain is ours; stacking it reversed makes the magazine hand out ascending slots.
   std::uint32_t chain[detail::kMagazineSlots];
   std::uint32_t n = 0;
   for (std::uint32_t i = head; i != detail::kNoSlot && n < detail::kMagazineSlots;
        i = slot_at(i)->links.next.load(std::memory_order_relaxed)) {
     chain[n++] = i;
   }
-  free_.taken(n);
   for (std::uint32_t k = 0; k < n; ++k) m.slots[k] = chain[n - 1 - k];
   m.count.store(n, std::memory_order_relaxed);
   return n;
@@ -420,12 +444,28 @@ std::uint32_t ConcurrentPool<T>::pop_chain() noexcept {
 }
 
 template <class T>
-void ConcurrentPool<T>::push_chain(const std::uint32_t* slots, std::uint32_t n) noexcept {
+void ConcurrentPool<T>::link_chain(const std::uint32_t* slots, std::uint32_t n) noexcept {
   for (std::uint32_t k = 0; k + 1 < n; ++k) {
     slot_at(slots[k])->links.next.store(slots[k + 1], std::memory_order_relaxed);
   }
   slot_at(slots[n - 1])->links.next.store(detail::kNoSlot, std::memory_order_relaxed);
+}
+
+template <class T>
+void ConcurrentPool<T>::push_chain(const std::uint32_t* slots, std::uint32_t n) noexcept {
+  link_chain(slots, n);
   free_.push(slots[0], slots[0], n, LinkOf{this});
+}
+
+template <class T>
+void ConcurrentPool<T>::empty_magazine(detail::ThreadMagazine& m) noexcept {
+  push_slots(m.slots, m.count.load(std::memory_order_relaxed));
+  m.count.store(0, std::memory_order_relaxed);
+  const std::uint32_t reserved = m.reserve_count.load(std::memory_order_relaxed);
+  for (std::uint32_t c = 0; c < reserved; ++c) {  // already linked: one push each
+    free_.push(m.reserve[c], m.reserve[c], detail::kMagazineBatch, LinkOf{this});
+  }
+  m.reserve_count.store(0, std::memory_order_relaxed);
 }
 
 template <class T>
@@ -441,9 +481,7 @@ void ConcurrentPool<T>::push_slots(const std::uint32_t* slots, std::size_t n) no
 template <class T>
 void ConcurrentPool<T>::flush_thread_cache() noexcept {
   detail::ThreadMagazine* m = detail::thread_magazine(registry_);
-  if (m == nullptr) return;
-  push_slots(m->slots, m->count.load(std::memory_order_relaxed));
-  m->count.store(0, std::memory_order_relaxed);
+  if (m != nullptr) empty_magazine(*m);
 }
 
 // --- growth ----------------------------------------------------------------------------------

@@ -23,8 +23,12 @@
 
 namespace engine::detail {
 
-inline constexpr std::uint32_t kMagazineBatch = 32;                  // slots per shared-list trip
-inline constexpr std::uint32_t kMagazineSlots = 2 * kMagazineBatch;  // room for two trips' worth
+inline constexpr std::uint32_t kMagazineBatch = 32;                  // slots per chain / shared-list trip
+inline constexpr std::uint32_t kMagazineSlots = 2 * kMagazineBatch;  // room for two chains' worth
+// Full chains a thread keeps for itself before it spills to the shared list. Bursts up to
+// kMagazineSlots + kReserveChains * kMagazineBatch (320) slots then recycle the thread's own,
+// cache-warm slots and never touch the shared list; bigger bursts share with other threads.
+inline constexpr std::uint32_t kReserveChains = 8;
 
 class MagazineRegistry;
 
@@ -34,6 +38,8 @@ class MagazineRegistry;
 struct alignas(64) ThreadMagazine {
   std::uint32_t slots[kMagazineSlots];         // free slot indices, top = slots[count - 1]
   std::atomic<std::uint32_t> count{0};         // how many of slots[] are valid
+  std::uint32_t reserve[kReserveChains];       // heads of private chains of kMagazineBatch slots
+  std::atomic<std::uint32_t> reserve_count{0}; // how many of reserve[] are valid
   std::atomic<std::uint64_t> emplaces{0};      // successful emplaces by this thread
   std::atomic<std::uint64_t> releases{0};      // successful releases by this thread
   std::uint64_t pool_id = 0;                   // immutable: which pool this caches
@@ -67,8 +73,8 @@ struct MagazineTotals {
 // The pool side: the list of magazines and the counts of magazines already gone.
 class MagazineRegistry {
  public:
-  // Called with a dying thread's free slots; must push them onto the pool's shared list.
-  using ReturnSlots = void (*)(void* pool, const std::uint32_t* slots, std::uint32_t n) noexcept;
+  // Called with a dying thread's magazine; must move all its free slots to the shared list.
+  using ReturnSlots = void (*)(void* pool, ThreadMagazine& magazine) noexcept;
 
   MagazineRegistry(void* pool, ReturnSlots return_slots) noexcept
       : id_(next_pool_id()), pool_(pool), return_slots_(return_slots) {}
@@ -101,7 +107,8 @@ class MagazineRegistry {
     for (const ThreadMagazine* m : magazines_) {
       t.emplaces += m->emplaces.load(std::memory_order_relaxed);
       t.releases += m->releases.load(std::memory_order_relaxed);
-      t.cached_free += m->count.load(std::memory_order_relaxed);
+      t.cached_free += m->count.load(std::memory_order_relaxed) +
+                       std::size_t{kMagazineBatch} * m->reserve_count.load(std::memory_order_relaxed);
     }
     t.threads = magazines_.size();
     return t;
@@ -117,9 +124,7 @@ class MagazineRegistry {
   // Thread side, under cache_lifetime_mutex(): the thread is exiting;
   // its free slots go back to the shared list and its counts into the retired totals.
   void detach(ThreadMagazine* m) noexcept {
-    const std::uint32_t n = m->count.load(std::memory_order_relaxed);
-    if (n > 0) return_slots_(pool_, m->slots, n);
-    m->count.store(0, std::memory_order_relaxed);
+    return_slots_(pool_, *m);
     std::lock_guard<std::mutex> lock(mutex_);
     retired_emplaces_.fetch_add(m->emplaces.load(std::memory_order_relaxed), std::memory_order_relaxed);
     retired_releases_.fetch_add(m->releases.load(std::memory_order_relaxed), std::memory_order_relaxed);
