@@ -209,7 +209,7 @@ class VectorPool {
   }
   bool is_live(PoolHandle handle) const noexcept {
     if (!detail::is_live_generation(handle.generation)) return false;  // null, or forged
-    if (handle.index >= capacity_) return false;                      // never existed / trimmed
+    if (handle.index >= used_) return false;                          // never handed out / trimmed
     return generation(handle.index) == handle.generation;             // stale or foreign
   }
 
@@ -252,7 +252,7 @@ class VectorPool {
   std::uint32_t used_ = 0;              // slots [0, used_) handed out since the last clear(); the rest are untouched
   std::uint32_t free_count_ = 0;        // depth of the LIFO free stack (released slots below used_)
   std::uint32_t seed_ = detail::next_generation_seed();  // this pool's generation base
-  std::uint32_t fresh_generation_ = seed_;  // generation new slots start at (raised by shrinking)
+  std::uint32_t fresh_generation_ = seed_;  // generation a slot gets when first handed out (raised by clear/shrink)
   mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
   std::uint64_t storage_epoch_ = 0;     // bumped whenever objects move: lets iterators detect it
   GrowthPolicy policy_;
@@ -486,7 +486,7 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, bo
     counters_.peak_used = std::max(counters_.peak_used, used_);
   }
   std::uint32_t& g = at.generations[at.offset];
-  g += 1u;  // even (free) -> odd (live)
+  g = (from_free_list ? g : fresh_generation_) + 1u;  // even (free) -> odd (live)
   at.occupied[at.offset / detail::bits_per_word] |= std::uint64_t{1} << (at.offset % detail::bits_per_word);
   ++counters_.emplaces;
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after emplace");
@@ -538,7 +538,7 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
     std::optional<Page> page;
     try {
       pages_.reserve(pages_.size() + 1);  // so the push_back below cannot throw
-      page.emplace(stable_page_length(pages_.size(), policy_.page_slots), fresh_generation_);
+      page.emplace(stable_page_length(pages_.size(), policy_.page_slots));
     } catch (const std::bad_alloc&) {
       ++counters_.failed_emplaces;
       return PoolHandle{};
@@ -579,7 +579,7 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
       throw;
     }
   }
-  copy_meta_into(layout, capacity_, free_count_);
+  copy_meta_into(layout, used_, free_count_);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
   const PoolHandle handle = commit_emplace(index, false);
@@ -643,7 +643,7 @@ std::size_t VectorPool<T>::flush_releases() noexcept {
   const bool prefetch = capacity_ >= prefetch_threshold;
   for (std::size_t i = 0; i < count; ++i) {
     const PoolHandle handle = pending_[i];
-    if (prefetch && i + prefetch_distance < count && pending_[i + prefetch_distance].index < capacity_) {
+    if (prefetch && i + prefetch_distance < count && pending_[i + prefetch_distance].index < used_) {
       prefetch_slot(pending_[i + prefetch_distance].index);
     }
     if (is_live(handle)) {  // a handle queued twice in one frame dies once
@@ -701,8 +701,9 @@ void VectorPool<T>::clear() noexcept {
       page.occupied()[w] = 0;
     }
   }
-  // Every slot below used_ now has an even generation; handing them out again from 0 by
-  // bump index keeps the pool dense and in address order.
+  // Handing slots out again from 0 by bump index keeps the pool dense and in address order;
+  // they restart above every generation used so far, so no old handle matches again.
+  retire_generations(0, used_);
   used_ = 0;
   free_count_ = 0;
   pending_.clear();
@@ -732,7 +733,7 @@ bool VectorPool<T>::contains(PoolHandle handle) const noexcept {
 
 template <class T>
 PoolHandle VectorPool<T>::handle_at(std::size_t index) const noexcept {
-  if (index >= capacity_) return PoolHandle{};
+  if (index >= used_) return PoolHandle{};
   const auto i = static_cast<std::uint32_t>(index);
   const std::uint32_t g = generation(i);
   return detail::is_live_generation(g) ? PoolHandle{i, g} : PoolHandle{};
@@ -865,7 +866,7 @@ typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std:
     layout.capacity = static_cast<std::uint32_t>(slots);
     if (slots != 0) {
       layout.pages.reserve(1);
-      layout.pages.emplace_back(slots, fresh_generation_);
+      layout.pages.emplace_back(slots);
       layout.bytes = layout.pages.back().bytes();
     }
     return layout;
@@ -876,7 +877,7 @@ typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std:
   layout.pages.reserve(page_count);
   std::size_t total = 0;
   for (std::size_t p = 0; p < page_count; ++p) {
-    layout.pages.emplace_back(stable_page_length(p, page_slots), fresh_generation_);
+    layout.pages.emplace_back(stable_page_length(p, page_slots));
     total += layout.pages.back().slot_count();
     layout.bytes += layout.pages.back().bytes();
   }
@@ -939,7 +940,7 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
   return moved;
 }
 
-// Generations of slots [0, slots) and the bottom `stack_entries` of the free stack carry
+// Generations of slots [0, slots) (the ones handed out) and the bottom `stack_entries` of the free stack carry
 // over; stack entries are global indices, so they stay right in any layout. Both are
 // copied in runs bounded by the two layouts' page edges.
 template <class T>
@@ -989,7 +990,7 @@ bool VectorPool<T>::grow_stable_by_pages(std::size_t count) {
     pages_.reserve(pages_.size() + count);
     added.reserve(count);
     for (std::size_t p = 0; p < count; ++p) {
-      added.emplace_back(stable_page_length(pages_.size() + p, policy_.page_slots), fresh_generation_);
+      added.emplace_back(stable_page_length(pages_.size() + p, policy_.page_slots));
     }
   } catch (const std::bad_alloc&) {
     return false;
@@ -1025,7 +1026,7 @@ bool VectorPool<T>::reserve(std::size_t slots) {
     return false;
   }
   const std::size_t moved = relocate_into(layout);
-  copy_meta_into(layout, capacity_, free_count_);
+  copy_meta_into(layout, used_, free_count_);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
   announce(GrowthEvent{old_capacity, capacity_, bytes, moved, moved != 0,
@@ -1061,7 +1062,7 @@ void VectorPool<T>::shrink_to_fit() {
     while (keep > 0 && pages_[keep - 1].is_empty()) --keep;
     if (keep == pages_.size()) return;
     const auto first_dropped = static_cast<std::uint32_t>(keep << shift_);
-    retire_generations(first_dropped, capacity_);
+    retire_generations(first_dropped, used_);
     pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(keep), pages_.end());
     capacity_ = first_dropped;
     used_ = std::min(used_, capacity_);
@@ -1081,7 +1082,7 @@ void VectorPool<T>::shrink_to_fit() {
     Layout layout = make_layout(StorageMode::contiguous, 0, high);  // smaller: bad_alloc propagates, pool unchanged
     relocate_into(layout);
     copy_meta_into(layout, high, 0);  // the stack is rebuilt below: it may hold dropped slots
-    retire_generations(high, capacity_);
+    retire_generations(high, used_);
     adopt(std::move(layout));
     used_ = std::min(used_, high);
     rebuild_free_stack();
@@ -1118,7 +1119,7 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
     policy_ = previous;
     throw;
   }
-  copy_meta_into(layout, capacity_, free_count_);
+  copy_meta_into(layout, used_, free_count_);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after set_policy");
@@ -1170,8 +1171,11 @@ bool VectorPool<T>::validate() const {
     if (policy_.storage == StorageMode::stable && (p << shift_) != slots) return false;
     for (std::size_t offset = 0; offset < page.slot_count(); ++offset) {
       const bool occupied = page.is_occupied(offset);
+      if (slots + offset >= used_) {  // never handed out: no object, generation not yet set
+        if (occupied) return false;
+        continue;
+      }
       if (occupied != detail::is_live_generation(page.generations()[offset])) return false;
-      if (occupied && slots + offset >= used_) return false;
       live += occupied ? 1 : 0;
     }
     slots += page.slot_count();

@@ -52,10 +52,13 @@ class SlotPage {
  public:
   using Slot = RawSlot<T>;
 
-  // All slots start free and poisoned, with generation `fresh_generation` (even).
-  SlotPage(std::size_t slot_count, std::uint32_t fresh_generation)
+  // All slots start free and poisoned. Nothing but the occupancy bits is written: a slot's
+  // generation is set when the pool first hands the slot out, so a new page costs an
+  // allocation, not a pass over its memory (that pass, with its page faults, was half of
+  // a stable growth's time).
+  explicit SlotPage(std::size_t slot_count)
       : slots_(slot_count),
-        generations_(slot_count, fresh_generation),
+        generations_(slot_count),
         free_stack_(slot_count),
         occupied_(words_for(slot_count), 0) {
     poison_bytes(slots_.data(), slots_.size() * sizeof(Slot));
@@ -117,7 +120,9 @@ class SlotPage {
 
  private:
   std::vector<Slot, UninitializedAllocator<Slot>> slots_;
-  std::vector<std::uint32_t> generations_;  // odd: live; even: free (see generation.hpp)
+  // Odd: live; even: free (see generation.hpp). Only slots the pool has handed out since the
+  // last clear() hold a value; the rest are never read.
+  std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> generations_;
   // This page's share of the pool's LIFO free stack: entry k of the stack lives in page
   // k / page_slots. An array, not links through the slots: popping never waits on a cache
   // miss to learn the next free slot, so consecutive emplaces overlap their memory traffic.
