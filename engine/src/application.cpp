@@ -216,6 +216,8 @@ int Application::run_video(AppHooks& hooks) {
       log_line(s.message());
       exit_code = 1;
     }
+    // A minimised window swaps without waiting for vsync: do not spin a core on it.
+    if (window_.minimized()) SDL_Delay(16);
     stats_.set_time(FrameTimer::frame, ms_between(frame_start, Clock::now()));
     stats_.end_frame();
     ++frame_index_;

@@ -82,10 +82,15 @@ void SpriteRenderer::bind_instances(std::uint32_t first_sprite) const noexcept {
 
 RenderCounters SpriteRenderer::draw(const SpriteBatch& batch, const Camera2D& camera, int framebuffer_width,
                                     int framebuffer_height) {
-  last_ = {};
-  if (!ready() || batch.empty() || framebuffer_width <= 0 || framebuffer_height <= 0) return last_;
+  upload(batch);
+  return submit(camera, framebuffer_width, framebuffer_height);
+}
+
+std::size_t SpriteRenderer::upload(const SpriteBatch& batch) {
+  groups_.count.fill(0);
+  groups_.used = 0;
+  if (!ready() || batch.empty()) return 0;
   const std::size_t n = batch.size();
-  glBindVertexArray(vao_);
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);
   if (n > capacity_) {
     std::size_t grown = capacity_ == 0 ? 1024 : capacity_;
@@ -98,17 +103,24 @@ RenderCounters SpriteRenderer::draw(const SpriteBatch& batch, const Camera2D& ca
   void* mapped = glMapBufferRange(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(Sprite)),
                                   GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT | GL_MAP_UNSYNCHRONIZED_BIT);
   if (mapped != nullptr) {
+    // The counting sort writes straight into GPU-visible memory: no staging copy.
     bucket_sprites(batch.data(), n, static_cast<Sprite*>(mapped), groups_);
-    if (glUnmapBuffer(GL_ARRAY_BUFFER) != GL_TRUE) {  // storage lost (rare): skip this frame
-      glBindVertexArray(0);
-      return last_;
+    if (glUnmapBuffer(GL_ARRAY_BUFFER) != GL_TRUE) {  // storage lost (rare): draw nothing this frame
+      groups_.count.fill(0);
+      groups_.used = 0;
     }
   } else {
     fallback_.resize(n);
     bucket_sprites(batch.data(), n, fallback_.data(), groups_);
     glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(Sprite)), fallback_.data());
   }
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  return groups_.used != 0 ? n : 0;
+}
 
+RenderCounters SpriteRenderer::submit(const Camera2D& camera, int framebuffer_width, int framebuffer_height) {
+  last_ = {};
+  if (!ready() || groups_.used == 0 || framebuffer_width <= 0 || framebuffer_height <= 0) return last_;
   glViewport(0, 0, framebuffer_width, framebuffer_height);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
@@ -123,6 +135,8 @@ RenderCounters SpriteRenderer::draw(const SpriteBatch& batch, const Camera2D& ca
   glUniform1i(u_texture_, 0);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, atlas_.texture());
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_);  // attribute pointers below refer to this buffer
 
   int current_blend = -1;
   for (std::size_t g = 0; g < sprite_group_count; ++g) {

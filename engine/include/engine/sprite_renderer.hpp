@@ -35,8 +35,13 @@ class SpriteRenderer {
   Status load_atlas(const std::string& png_path, int cell_px);
   Status use_builtin_atlas(int cell_px = 32);
   // Sets the viewport to the framebuffer and draws the batch with the camera. Does not clear.
+  // Same as upload(batch) then submit(camera, ...).
   RenderCounters draw(const SpriteBatch& batch, const Camera2D& camera, int framebuffer_width,
                       int framebuffer_height);
+  // The two halves of draw(), separately measurable: upload() sorts the batch into a fresh
+  // stream buffer (returns the sprites uploaded); submit() issues one draw call per group.
+  std::size_t upload(const SpriteBatch& batch);
+  RenderCounters submit(const Camera2D& camera, int framebuffer_width, int framebuffer_height);
   void shutdown() noexcept;
 
   bool ready() const noexcept { return vao_ != 0 && program_.id() != 0; }

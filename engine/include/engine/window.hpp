@@ -66,6 +66,7 @@ class Window {
   void set_fullscreen(bool on) noexcept;
   void toggle_fullscreen() noexcept { set_fullscreen(!fullscreen_); }
   bool fullscreen() const noexcept { return fullscreen_; }
+  bool minimized() const noexcept;                   // nothing to draw; swap will not pace the loop
 
   glm::ivec2 window_size() const noexcept;           // logical pixels (mouse coordinates)
   glm::ivec2 drawable_size() const noexcept;         // framebuffer pixels (glViewport)

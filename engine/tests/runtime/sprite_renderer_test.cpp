@@ -188,6 +188,24 @@ TEST_F(SpriteRendererTest, HundredThousandSpritesStayAHandfulOfDrawCalls) {
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 
+TEST_F(SpriteRendererTest, UploadOnceSubmitTwiceDrawsTheSameSprites) {
+  engine::SpriteBatch batch;
+  batch.push(sprite(60, 180, 40, 40, engine::rgba(255, 0, 0)));
+  batch.push(sprite(160, 180, 40, 40, engine::rgba(0, 0, 255), 0, 3, BlendMode::additive));
+  EXPECT_EQ(renderer_.upload(batch), 2u);
+  batch.clear();  // the upload owns its copy: the game may refill the batch at once
+  glClearColor(0, 0, 0, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  const engine::RenderCounters first = renderer_.submit(camera_, kWidth, kHeight);
+  const engine::RenderCounters second = renderer_.submit(camera_, kWidth, kHeight);
+  EXPECT_EQ(first.draw_calls, 2u);
+  EXPECT_EQ(second.draw_calls, 2u);
+  EXPECT_EQ(second.sprites, 2u);
+  const engine::Image img = screenshot();
+  EXPECT_PIXEL(img, 60, 60, (Rgb{255, 0, 0}));
+  EXPECT_PIXEL(img, 160, 60, (Rgb{0, 0, 255}));  // additive blue, drawn twice over black: still 255
+}
+
 TEST_F(SpriteRendererTest, EmptyBatchDrawsNothing) {
   engine::SpriteBatch batch;
   const engine::RenderCounters counters = draw(batch);
