@@ -20,10 +20,13 @@
 
 namespace {
 
-bool display_available() {
+bool offscreen_requested() {
   const char* driver = std::getenv("SDL_VIDEODRIVER");
-  const bool has_display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
-  return has_display || (driver && std::strcmp(driver, "offscreen") == 0);
+  return driver && std::strcmp(driver, "offscreen") == 0;
+}
+
+bool display_available() {
+  return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || offscreen_requested();
 }
 
 }  // namespace
@@ -63,6 +66,9 @@ int main(int argc, char** argv) {
     summary = game::run_headless(sim, options.frames.value_or(game::kDefaultHeadlessFrames));
   } else {
     engine::AppConfig config;
+    // No screen to show or sync to: the runtime's offscreen mode (real GL, no vsync).
+    config.mode = offscreen_requested() ? engine::RunMode::offscreen : engine::RunMode::windowed;
+    config.vsync = config.mode == engine::RunMode::windowed;
     config.width = static_cast<int>(scenario.world_width);
     config.height = static_cast<int>(scenario.world_height);
     config.max_frames = options.frames ? static_cast<std::int64_t>(*options.frames) : -1;

@@ -112,16 +112,18 @@ void Simulation::restart() {
 void Simulation::apply_settings() {
   Settings want = settings_;
   sanitize(want, scenario_.weapon);
-  ObjectStore<Bullet>* bullet_stores[] = {&player_bullets_.store(), &enemy_bullets_.store()};
-  const auto set_policy = [&](std::size_t i, auto& store) {
+  // Growth policy and storage mode: VectorPool::set_policy migrates live objects in place.
+  const auto set_policy = [&](PoolId id, auto& store) {
+    const auto i = static_cast<std::size_t>(id);
     if (same_pool(want.pools[i], applied_.pools[i]) && want.storage == applied_.storage) return;
-    // Refused (e.g. max_capacity below the current capacity): keep the policy in force.
+    // Refused (max_capacity below the current capacity): keep the policy in force.
     if (!store.set_policy(make_policy(want.pools[i], want.storage))) want.pools[i] = applied_.pools[i];
   };
-  set_policy(0, *bullet_stores[0]);
-  set_policy(1, *bullet_stores[1]);
-  set_policy(2, particles_.store());
-  set_policy(3, enemies_.store());
+  set_policy(PoolId::bullets, player_bullets_.store());
+  set_policy(PoolId::enemy_bullets, enemy_bullets_.store());
+  set_policy(PoolId::particles, particles_.store());
+  set_policy(PoolId::enemies, enemies_.store());
+  // Pooling: every live object moves between the pool and its own heap allocation.
   if (want.pooling != applied_.pooling) {
     player_bullets_.store().set_pooling(want.pooling);
     enemy_bullets_.store().set_pooling(want.pooling);
@@ -328,14 +330,15 @@ void Simulation::lose_life() {
   ++deaths_;
   player_.lives -= 1;
   player_.shield = scenario_.player.respawn_shield_seconds;
-  explode(player_.pos, applied_.particles_per_explosion / 2, 1.0f);
-  if (player_.lives <= 0) {
-    player_.lives = 0;
-    player_.alive = false;
-    game_over_ = true;
-    game_over_time_ = 0;
-    explode(player_.pos, applied_.particles_per_explosion * 2, 1.6f);
+  if (player_.lives > 0) {
+    explode(player_.pos, applied_.particles_per_explosion / 2, 1.0f);
+    return;
   }
+  player_.lives = 0;
+  player_.alive = false;
+  game_over_ = true;
+  game_over_time_ = 0;
+  explode(player_.pos, applied_.particles_per_explosion * 2, 1.6f);
 }
 
 StoreStats Simulation::pool_stats(PoolId id) const {
