@@ -9,9 +9,10 @@
 // - Slot index space is global: index = page * page_slots + offset. Contiguous mode is one
 //   page as large as the capacity; stable mode is fixed-size pages that never move. Both
 //   share every code path, so set_policy() can migrate between them and handles survive.
-// - Each page carries its own metadata (generations, free links, occupancy bits). Stable
-//   growth therefore allocates one page and touches nothing else: no O(n) copy at growth,
-//   which keeps the worst single emplace short.
+// - Each page carries its own metadata (generations, occupancy bits, its chunk of the free
+//   stack). Stable growth therefore allocates one page and touches nothing else: no O(n)
+//   copy at growth, which keeps the worst single emplace short. A slot's generation is
+//   written when the slot is first handed out, so a new page is not even filled.
 // - Released slots go on a LIFO free stack: an index array split into per-page chunks
 //   (never links through the object bytes, which stay poisoned). LIFO hands back the most
 //   recently freed, cache-warm slot; an array rather than a linked list means a pop never
@@ -27,6 +28,11 @@
 //   index list is several times slower on large pools.
 // - Releases that happen while iterating are refused (use release_later() +
 //   flush_releases(), or erase_if()), so a pass never sees a half-dead pool.
+//
+// Pointers and references to objects: contiguous mode keeps them until the next growth,
+// reserve(), shrink_to_fit() or set_policy() (GrowthEvent::relocated tells you); stable mode
+// keeps them until the object is released or set_policy() changes the layout. Handles and
+// PoolPtr survive all of these; PoolPtr does not survive moving the pool object itself.
 //
 // Not thread-safe: one pool per thread, or external locking.
 #include <engine/pool/assert.hpp>

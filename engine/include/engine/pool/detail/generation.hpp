@@ -21,8 +21,6 @@
 
 namespace engine::detail {
 
-inline constexpr std::uint32_t no_slot = 0xFFFFFFFFu;  // end of a free list; never a valid index
-
 inline constexpr bool is_live_generation(std::uint32_t generation) noexcept {
   return (generation & 1u) != 0;
 }
