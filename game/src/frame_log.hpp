@@ -7,12 +7,21 @@
 // growth in heap mode). heap_allocs.per_frame_max_steady is the worst such frame.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace game {
 
 struct Percentiles {
   double p50 = 0, p99 = 0, max = 0;
+};
+
+// One recorded frame, for the per-frame series (`poolshot --frame-csv FILE`, scripts/bench).
+struct FrameRecord {
+  std::uint64_t frame = 0;      // 1-based
+  float sim_ms = 0, render_ms = 0;
+  std::uint32_t heap_allocs = 0;  // operator new calls in the frame (saturates at 2^32-1)
+  bool storage_grew = false;    // a pool (or heap-mode pointer array) grew in the frame
 };
 
 struct FrameSummary {
@@ -26,7 +35,12 @@ struct FrameSummary {
   std::uint64_t steady_from_frame = 0;     // first steady frame (1-based)
   std::uint64_t steady_frames = 0;
   std::uint64_t last_growth_frame = 0;     // 0: no growth recorded
+  std::vector<FrameRecord> series;         // the timed frames, oldest first
 };
+
+// Writes `series` as CSV (header: frame,sim_ms,render_ms,heap_allocs,storage_grew).
+// On failure returns false and sets `error` to the reason.
+bool write_frame_csv(const std::string& path, const std::vector<FrameRecord>& series, std::string& error);
 
 class FrameLog {
  public:
@@ -39,6 +53,8 @@ class FrameLog {
  private:
   struct Sample {
     float sim_ms, render_ms;
+    std::uint32_t allocs;
+    bool grew;
   };
   std::vector<Sample> ring_;
   std::size_t next_ = 0;

@@ -93,6 +93,13 @@ int main(int argc, char** argv) {
               live(game::PoolId::bullets), live(game::PoolId::enemy_bullets), live(game::PoolId::particles),
               live(game::PoolId::enemies), stats.score);
 
+  if (!options.frame_csv.empty()) {
+    std::string error;
+    if (!game::write_frame_csv(options.frame_csv, summary.series, error)) {
+      std::fprintf(stderr, "poolshot: cannot write frame CSV '%s': %s\n", options.frame_csv.c_str(), error.c_str());
+      return 1;
+    }
+  }
   if (!options.report.empty()) {
     std::string error;
     const auto report = game::make_report(sim, summary, {scenario_path, options.headless});

@@ -12,7 +12,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: poolshot [--headless] [--frames N] [--scenario FILE] [--seed N]\n"
     "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
-    "                [--report FILE] [--screenshot FILE]\n"
+    "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
     "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
     "  --scenario FILE      scenario JSON (default assets/scenarios/default.json)\n"
@@ -23,6 +23,8 @@ constexpr const char* kUsage =
     "  --autofire           the seed scripts the input: strafe, aim, always fire\n"
     "  --report FILE        write a JSON report at exit\n"
     "  --screenshot FILE    save the last rendered frame as PNG (not with --headless)\n"
+    "  --frame-csv FILE     write every frame's sim/render ms, heap allocations and\n"
+    "                       growth flag as CSV at exit (scripts/bench charts it)\n"
     "  --help               this text\n";
 
 // Decimal digits only (no sign, no spaces, no hex), at most `max`; false otherwise.
@@ -65,7 +67,7 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     }
     static const std::set<std::string> switches = {"--headless", "--autofire"};
     static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
-                                                 "--storage", "--report",   "--screenshot"};
+                                                 "--storage", "--report",   "--screenshot", "--frame-csv"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown flag '" + std::string(argv[i]) + "'");
     }
@@ -109,6 +111,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.scenario = value;
     } else if (arg == "--report") {
       o.report = value;
+    } else if (arg == "--frame-csv") {
+      o.frame_csv = value;
     } else {
       o.screenshot = value;
     }

@@ -1,0 +1,109 @@
+// The per-frame series behind `poolshot --frame-csv FILE` (what scripts/bench charts): frames
+// come out oldest first with their own times, allocations and growth flags, also after the
+// ring has wrapped; the CSV holds exactly those rows; a headless run of the real simulation
+// gives one row per frame whose growth flags match the frames the growth log names.
+#include "frame_log.hpp"
+#include "options.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace game {
+namespace {
+
+TEST(FrameSeries, OldestFirstWithEveryField) {
+  FrameLog log(8, 0);
+  for (int f = 1; f <= 5; ++f) log.record(f * 1.5, f * 0.25, static_cast<std::uint64_t>(f * 10), f == 3);
+  const FrameSummary s = log.summary();
+  ASSERT_EQ(s.series.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    const FrameRecord& r = s.series[i];
+    const auto f = static_cast<double>(i + 1);
+    EXPECT_EQ(r.frame, i + 1);
+    EXPECT_FLOAT_EQ(r.sim_ms, static_cast<float>(f * 1.5));
+    EXPECT_FLOAT_EQ(r.render_ms, static_cast<float>(f * 0.25));
+    EXPECT_EQ(r.heap_allocs, (i + 1) * 10);
+    EXPECT_EQ(r.storage_grew, i + 1 == 3);
+  }
+}
+
+TEST(FrameSeries, KeepsTheNewestFramesInOrderAfterTheRingWraps) {
+  FrameLog log(4, 0);
+  for (int f = 1; f <= 10; ++f) log.record(f, 0, 0, false);  // ring keeps frames 7..10
+  const FrameSummary s = log.summary();
+  ASSERT_EQ(s.series.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(s.series[i].frame, 7 + i);
+    EXPECT_FLOAT_EQ(s.series[i].sim_ms, static_cast<float>(7 + i));
+  }
+  EXPECT_EQ(s.sim_ms.max, 10.0);
+}
+
+TEST(FrameSeries, AllocationCountSaturatesInsteadOfWrapping) {
+  FrameLog log(2, 0);
+  log.record(1, 0, (std::uint64_t{1} << 32) + 5, false);
+  EXPECT_EQ(log.summary().series.at(0).heap_allocs, 0xFFFFFFFFu);
+}
+
+TEST(FrameSeries, CsvHoldsOneRowPerFrame) {
+  const std::vector<FrameRecord> series = {{1, 2.5f, 0.125f, 7, false}, {2, 30.0f, 0.0f, 0, true}};
+  const std::string path = ::testing::TempDir() + "frame_series_test.csv";
+  std::string error;
+  ASSERT_TRUE(write_frame_csv(path, series, error)) << error;
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(),
+            "frame,sim_ms,render_ms,heap_allocs,storage_grew\n"
+            "1,2.5000,0.1250,7,0\n"
+            "2,30.0000,0.0000,0,1\n");
+  std::remove(path.c_str());
+}
+
+TEST(FrameSeries, CsvToAnUnwritablePathFailsWithAReason) {
+  std::string error;
+  EXPECT_FALSE(write_frame_csv("/nonexistent-dir/frames.csv", {}, error));
+  EXPECT_FALSE(error.empty());
+}
+
+TEST(FrameSeries, HeadlessRunFlagsExactlyTheFramesThatGrew) {
+  Scenario scenario = test::repo_scenario("default.json");
+  for (PoolConfig& pool : scenario.pools) pool.initial_capacity = 16;  // so the run grows several times
+  Simulation sim(scenario, 3);
+  sim.settings().autofire = true;
+  constexpr std::uint64_t kFrames = 600;
+  const FrameSummary s = run_headless(sim, kFrames);
+  ASSERT_EQ(s.series.size(), kFrames);
+  std::set<std::uint64_t> grew_in_log;
+  for (const GrowthRecord& g : sim.growth_log()) grew_in_log.insert(g.frame);
+  std::set<std::uint64_t> grew_in_series;
+  std::uint64_t allocs = 0;
+  for (std::size_t i = 0; i < s.series.size(); ++i) {
+    EXPECT_EQ(s.series[i].frame, i + 1);
+    EXPECT_GE(s.series[i].sim_ms, 0.0f);
+    if (s.series[i].storage_grew) grew_in_series.insert(s.series[i].frame);
+    allocs += s.series[i].heap_allocs;
+  }
+  ASSERT_FALSE(grew_in_log.empty()) << "pools of 16 slots should grow";
+  EXPECT_EQ(grew_in_series, grew_in_log);
+  EXPECT_EQ(allocs, s.heap_allocs_total);
+}
+
+TEST(FrameSeries, TheFlagParses) {
+  const char* argv[] = {"poolshot", "--headless", "--frame-csv", "f.csv"};
+  const ParsedOptions p = parse_options(4, argv);
+  ASSERT_TRUE(p.options.has_value()) << p.error;
+  EXPECT_EQ(p.options->frame_csv, "f.csv");
+  const char* empty[] = {"poolshot", "--frame-csv="};
+  EXPECT_EQ(parse_options(2, empty).error, "--frame-csv: the file name is empty");
+}
+
+}  // namespace
+}  // namespace game
