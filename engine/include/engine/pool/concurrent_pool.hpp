@@ -4,10 +4,10 @@
 //
 // - Storage is paged and never moves: other threads hold pointers from get().
 // - The shared free list is lock-free and ABA-safe (detail::ChainStack: tagged 64-bit head).
-// - Each thread keeps a magazine of up to 64 free slots per pool, plus a reserve of up to 8
-//   chains of 32, and trades chains of 32 with the shared list only beyond that: the common
-//   emplace and release touch no shared cache line, and bursts of up to 320 objects per
-//   thread recycle that thread's own slots (see detail/concurrent_thread_cache.hpp).
+// - Each thread keeps a magazine of up to 320 free slot indices per pool and trades chains of
+//   32 with the shared list only beyond that: the common emplace and release touch no shared
+//   cache line, and bursts of up to 320 objects per thread recycle that thread's own slots
+//   (see detail/concurrent_thread_cache.hpp).
 //   A thread's magazine goes back to the pool when the thread exits; a pool destroyed first
 //   orphans the magazines instead (see detail/concurrent_thread_cache.hpp).
 // - Growth (rare) takes a mutex, then publishes the new page with release stores; readers
@@ -95,33 +95,46 @@ class ConcurrentPool {
   ConcurrentPoolStats stats() const noexcept;
 
  private:
-  // The object comes last: AddressSanitizer can poison the tail of an 8-byte granule but
-  // not its head, so this order lets even a 4-byte T be poisoned while free.
-  struct alignas(alignof(T) > 8 ? alignof(T) : 8) Slot {
-    explicit Slot(std::uint32_t generation_word) noexcept : generation(generation_word) {}
+  // A page is one allocation: every slot's metadata first, then the objects back to back at
+  // sizeof(T) stride, the object array aligned to a cache line. Keeping the metadata out of
+  // the objects' way means a 64-byte T occupies exactly one cache line, and a chain of 32
+  // slots' metadata fills whole lines of its own.
+  struct Meta {
+    explicit Meta(std::uint32_t generation_word) noexcept : generation(generation_word) {}
     std::atomic<std::uint32_t> generation;  // see detail/concurrent_generation.hpp
     detail::FreeLinks links;
-    alignas(T) unsigned char storage[sizeof(T)];
   };
+  struct Slot {  // where one slot's pieces are
+    Meta* meta;                // nullptr: no such slot
+    unsigned char* storage;    // sizeof(T) bytes for the object
+  };
+  static constexpr std::size_t kPageAlign = alignof(T) > 64 ? alignof(T) : 64;
 
   struct LinkOf {  // how detail::ChainStack reaches a slot's links
     const ConcurrentPool* pool;
     detail::FreeLinks& operator()(std::uint32_t index) const noexcept {
-      return pool->slot_at(index)->links;
+      return pool->meta_at(index)->links;
     }
   };
 
   static ConcurrentPoolConfig normalized(ConcurrentPoolConfig c) noexcept;
-  static T* object_in(Slot* s) noexcept { return std::launder(reinterpret_cast<T*>(s->storage)); }
+  static T* object_in(unsigned char* storage) noexcept { return std::launder(reinterpret_cast<T*>(storage)); }
   static void return_slots(void* pool, detail::ThreadMagazine& m) noexcept {
     static_cast<ConcurrentPool*>(pool)->empty_magazine(m);
   }
 
-  Slot* slot_at(std::uint32_t index) const noexcept {  // index known to be in a published page
-    return pages_[index >> page_shift_].load(std::memory_order_acquire) + (index & page_mask_);
+  Slot slot_in(Meta* page, std::uint32_t offset) const noexcept {
+    return Slot{page + offset, reinterpret_cast<unsigned char*>(page) + objects_offset_ + offset * sizeof(T)};
   }
-  Slot* find_slot(std::uint32_t index) const noexcept;  // nullptr: no such slot (foreign index)
-  Slot* live_slot(PoolHandle h) const noexcept;         // nullptr unless h is live
+  Meta* page_of(std::uint32_t index) const noexcept {
+    return pages_[index >> page_shift_].load(std::memory_order_acquire);
+  }
+  Meta* meta_at(std::uint32_t index) const noexcept {  // index known to be in a published page
+    return page_of(index) + (index & page_mask_);
+  }
+  Slot slot_at(std::uint32_t index) const noexcept { return slot_in(page_of(index), index & page_mask_); }
+  Slot find_slot(std::uint32_t index) const noexcept;  // meta == nullptr: no such slot (foreign index)
+  Slot live_slot(PoolHandle h) const noexcept;         // meta == nullptr unless h is live
 
   bool release_checked(PoolHandle h, bool misuse_is_bug) noexcept;
   bool refuse_release() noexcept {
@@ -169,8 +182,10 @@ class ConcurrentPool {
   std::size_t page_slots_ = 0;
   std::size_t max_capacity_ = 0;
   std::size_t page_table_size_ = 0;
+  std::size_t objects_offset_ = 0;  // where a page's object array starts
+  std::size_t page_bytes_ = 0;
   std::uint32_t tag_ = 0;
-  std::unique_ptr<std::atomic<Slot*>[]> pages_;  // sized for max_capacity up front: never moves
+  std::unique_ptr<std::atomic<Meta*>[]> pages_;  // sized for max_capacity up front: never moves
   detail::MagazineRegistry registry_;
 
   detail::ChainStack free_;  // its head and count sit on their own cache lines
@@ -206,8 +221,10 @@ ConcurrentPool<T>::ConcurrentPool(ConcurrentPoolConfig config)
   page_mask_ = static_cast<std::uint32_t>(page_slots_ - 1);
   max_capacity_ = config.max_capacity;
   page_table_size_ = (max_capacity_ + page_slots_ - 1) / page_slots_;
+  objects_offset_ = (sizeof(Meta) * page_slots_ + kPageAlign - 1) / kPageAlign * kPageAlign;
+  page_bytes_ = objects_offset_ + sizeof(T) * page_slots_;
   tag_ = detail::next_pool_tag();
-  pages_ = std::make_unique<std::atomic<Slot*>[]>(page_table_size_);
+  pages_ = std::make_unique<std::atomic<Meta*>[]>(page_table_size_);
   for (std::size_t p = 0; p < page_table_size_; ++p) pages_[p].store(nullptr, std::memory_order_relaxed);
   if (!reserve(config.initial_capacity)) {
     destroy_all_pages();
@@ -225,13 +242,13 @@ template <class T>
 void ConcurrentPool<T>::destroy_all_pages() noexcept {
   const std::size_t pages = published_pages_.load(std::memory_order_acquire);
   for (std::size_t p = 0; p < pages; ++p) {
-    Slot* page = pages_[p].load(std::memory_order_acquire);
-    for (std::size_t i = 0; i < page_slots_; ++i) {
+    Meta* page = pages_[p].load(std::memory_order_acquire);
+    for (std::uint32_t i = 0; i < page_slots_; ++i) {
       if (!detail::is_live_generation(page[i].generation.load(std::memory_order_acquire))) continue;
-      object_in(page + i)->~T();
+      object_in(slot_in(page, i).storage)->~T();
     }
-    detail::unpoison_bytes(page, sizeof(Slot) * page_slots_);
-    ::operator delete(page, std::align_val_t{alignof(Slot)});
+    detail::unpoison_bytes(page, page_bytes_);
+    ::operator delete(page, std::align_val_t{kPageAlign});
     pages_[p].store(nullptr, std::memory_order_relaxed);
   }
   published_pages_.store(0, std::memory_order_relaxed);
@@ -241,72 +258,73 @@ void ConcurrentPool<T>::destroy_all_pages() noexcept {
 // --- handles ---------------------------------------------------------------------------------
 
 template <class T>
-typename ConcurrentPool<T>::Slot* ConcurrentPool<T>::find_slot(std::uint32_t index) const noexcept {
-  if (index >= max_capacity_) return nullptr;
-  Slot* page = pages_[index >> page_shift_].load(std::memory_order_acquire);
-  if (page == nullptr) return nullptr;  // page not published (yet): no such slot
-  return page + (index & page_mask_);
+inline typename ConcurrentPool<T>::Slot ConcurrentPool<T>::find_slot(std::uint32_t index) const noexcept {
+  if (index >= max_capacity_) return Slot{nullptr, nullptr};
+  Meta* page = page_of(index);
+  if (page == nullptr) return Slot{nullptr, nullptr};  // page not published (yet): no such slot
+  return slot_in(page, index & page_mask_);
 }
 
 template <class T>
-typename ConcurrentPool<T>::Slot* ConcurrentPool<T>::live_slot(PoolHandle h) const noexcept {
-  if (h.is_null()) return nullptr;
-  Slot* s = find_slot(h.index);
-  if (s == nullptr) return nullptr;
+inline typename ConcurrentPool<T>::Slot ConcurrentPool<T>::live_slot(PoolHandle h) const noexcept {
+  if (h.is_null()) return Slot{nullptr, nullptr};
+  const Slot s = find_slot(h.index);
+  if (s.meta == nullptr) return s;
   // acquire: pairs with emplace's release store, so the object's construction is visible.
-  if (s->generation.load(std::memory_order_acquire) != h.generation) return nullptr;
+  if (s.meta->generation.load(std::memory_order_acquire) != h.generation) return Slot{nullptr, nullptr};
   return s;
 }
 
 template <class T>
-T* ConcurrentPool<T>::get(PoolHandle h) noexcept {
-  Slot* s = live_slot(h);
-  if (s != nullptr) return object_in(s);
+inline T* ConcurrentPool<T>::get(PoolHandle h) noexcept {
+  const Slot s = live_slot(h);
+  if (s.meta != nullptr) return object_in(s.storage);
   if (!h.is_null()) stale_gets_.fetch_add(1, std::memory_order_relaxed);
   return nullptr;
 }
 
 template <class T>
-const T* ConcurrentPool<T>::get(PoolHandle h) const noexcept {
-  Slot* s = live_slot(h);
-  if (s != nullptr) return object_in(s);
+inline const T* ConcurrentPool<T>::get(PoolHandle h) const noexcept {
+  const Slot s = live_slot(h);
+  if (s.meta != nullptr) return object_in(s.storage);
   if (!h.is_null()) stale_gets_.fetch_add(1, std::memory_order_relaxed);
   return nullptr;
 }
 
 template <class T>
 bool ConcurrentPool<T>::contains(PoolHandle h) const noexcept {
-  return live_slot(h) != nullptr;
+  return live_slot(h).meta != nullptr;
 }
 
 // --- emplace / release -----------------------------------------------------------------------
 
+// The hot paths are marked inline: a hint GCC needs to inline them into a caller's loop.
 template <class T>
 template <class... Args>
-std::optional<PoolHandle> ConcurrentPool<T>::emplace(Args&&... args) {
+inline std::optional<PoolHandle> ConcurrentPool<T>::emplace(Args&&... args) {
   detail::ThreadMagazine* m = detail::thread_magazine(registry_);
   const std::uint32_t index = take_slot(m);
   if (index == detail::kNoSlot) {
     failed_emplaces_.fetch_add(1, std::memory_order_relaxed);
     return std::nullopt;
   }
-  Slot* s = slot_at(index);
-  detail::unpoison_bytes(s->storage, sizeof(T));
+  const Slot s = slot_at(index);
+  detail::unpoison_bytes(s.storage, sizeof(T));
   if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
-    ::new (static_cast<void*>(s->storage)) T(std::forward<Args>(args)...);
+    ::new (static_cast<void*>(s.storage)) T(std::forward<Args>(args)...);
   } else {
     try {
-      ::new (static_cast<void*>(s->storage)) T(std::forward<Args>(args)...);
+      ::new (static_cast<void*>(s.storage)) T(std::forward<Args>(args)...);
     } catch (...) {  // the slot goes back untouched: the pool is as it was (pages aside)
-      detail::poison_bytes(s->storage, sizeof(T));
+      detail::poison_bytes(s.storage, sizeof(T));
       give_slot(m, index);
       throw;
     }
   }
   // The slot is ours alone while free, so a plain load suffices; the release store publishes
   // the constructed object to any thread that later matches this generation.
-  const std::uint32_t live = detail::live_generation(s->generation.load(std::memory_order_relaxed));
-  s->generation.store(live, std::memory_order_release);
+  const std::uint32_t live = detail::live_generation(s.meta->generation.load(std::memory_order_relaxed));
+  s.meta->generation.store(live, std::memory_order_release);
   if (m != nullptr) {
     detail::ThreadMagazine::bump(m->emplaces);
   } else {
@@ -316,20 +334,20 @@ std::optional<PoolHandle> ConcurrentPool<T>::emplace(Args&&... args) {
 }
 
 template <class T>
-bool ConcurrentPool<T>::release(PoolHandle h) noexcept {
+inline bool ConcurrentPool<T>::release(PoolHandle h) noexcept {
   return release_checked(h, true);
 }
 
 template <class T>
-bool ConcurrentPool<T>::try_release(PoolHandle h) noexcept {
+inline bool ConcurrentPool<T>::try_release(PoolHandle h) noexcept {
   return release_checked(h, false);
 }
 
 template <class T>
-bool ConcurrentPool<T>::release_checked(PoolHandle h, bool misuse_is_bug) noexcept {
+inline bool ConcurrentPool<T>::release_checked(PoolHandle h, bool misuse_is_bug) noexcept {
   if (h.is_null()) return refuse_release();
-  Slot* s = find_slot(h.index);
-  if (s == nullptr || !detail::is_live_generation(h.generation) ||
+  const Slot s = find_slot(h.index);
+  if (s.meta == nullptr || !detail::is_live_generation(h.generation) ||
       detail::generation_tag(h.generation) != tag_) {
     if (misuse_is_bug) {
       ENGINE_POOL_ASSERT(false, "ConcurrentPool::release: foreign handle (not issued by this pool)");
@@ -338,7 +356,7 @@ bool ConcurrentPool<T>::release_checked(PoolHandle h, bool misuse_is_bug) noexce
   }
   // The one point where two releasers of the same handle are told apart.
   std::uint32_t expected = h.generation;
-  if (!s->generation.compare_exchange_strong(expected, detail::free_generation_after(h.generation),
+  if (!s.meta->generation.compare_exchange_strong(expected, detail::free_generation_after(h.generation),
                                              std::memory_order_acq_rel, std::memory_order_relaxed)) {
     if (misuse_is_bug) {
       ENGINE_POOL_ASSERT(false,
@@ -347,8 +365,8 @@ bool ConcurrentPool<T>::release_checked(PoolHandle h, bool misuse_is_bug) noexce
     }
     return refuse_release();
   }
-  object_in(s)->~T();
-  detail::mark_slot_released(s->storage, sizeof(T));
+  object_in(s.storage)->~T();
+  detail::mark_slot_released(s.storage, sizeof(T));
   detail::ThreadMagazine* m = detail::thread_magazine(registry_);
   give_slot(m, h.index);
   if (m != nullptr) {
@@ -372,11 +390,11 @@ std::uint32_t ConcurrentPool<T>::take_slot_slow(detail::ThreadMagazine* m) noexc
   // No magazine (thread exiting): take a whole chain, keep one slot, put the rest back.
   const std::uint32_t head = pop_chain();
   if (head == detail::kNoSlot) return head;
-  std::uint32_t rest[detail::kMagazineSlots];
+  std::uint32_t rest[detail::kMagazineBatch];  // every chain holds at most one batch
   std::uint32_t n = 0;
-  for (std::uint32_t i = slot_at(head)->links.next.load(std::memory_order_relaxed);
-       i != detail::kNoSlot && n < detail::kMagazineSlots;
-       i = slot_at(i)->links.next.load(std::memory_order_relaxed)) {
+  for (std::uint32_t i = meta_at(head)->links.next.load(std::memory_order_relaxed);
+       i != detail::kNoSlot && n < detail::kMagazineBatch;
+       i = meta_at(i)->links.next.load(std::memory_order_relaxed)) {
     rest[n++] = i;
   }
   free_.taken(n + 1);
@@ -390,16 +408,8 @@ void ConcurrentPool<T>::give_slot_slow(detail::ThreadMagazine* m, std::uint32_t 
     push_chain(&index, 1);
     return;
   }
-  // Full: the oldest batch leaves as one chain, into this thread's reserve while there is
-  // room (it comes back warm), else onto the shared list. The newest slots stay on top.
-  const std::uint32_t reserved = m->reserve_count.load(std::memory_order_relaxed);
-  if (reserved < detail::kReserveChains) {
-    link_chain(m->slots, detail::kMagazineBatch);
-    m->reserve[reserved] = m->slots[0];
-    m->reserve_count.store(reserved + 1, std::memory_order_relaxed);
-  } else {
-    push_chain(m->slots, detail::kMagazineBatch);
-  }
+  // Full: the oldest batch goes to the shared list; the recently freed, cache-warm slots stay.
+  push_chain(m->slots, detail::kMagazineBatch);
   std::copy(m->slots + detail::kMagazineBatch, m->slots + detail::kMagazineSlots, m->slots);
   const std::uint32_t n = detail::kMagazineSlots - detail::kMagazineBatch;
   m->slots[n] = index;
@@ -408,11 +418,6 @@ void ConcurrentPool<T>::give_slot_slow(detail::ThreadMagazine* m, std::uint32_t 
 
 template <class T>
 std::uint32_t ConcurrentPool<T>::refill(detail::ThreadMagazine& m) noexcept {
-  const std::uint32_t reserved = m.reserve_count.load(std::memory_order_relaxed);
-  if (reserved > 0) {  // this thread's own chain first: no shared line, warm slots
-    m.reserve_count.store(reserved - 1, std::memory_order_relaxed);
-    return load_chain(m, m.reserve[reserved - 1]);
-  }
   const std::uint32_t head = pop_chain();
   if (head == detail::kNoSlot) return 0;
   const std::uint32_t n = load_chain(m, head);
@@ -423,10 +428,10 @@ std::uint32_t ConcurrentPool<T>::refill(detail::ThreadMagazine& m) noexcept {
 template <class T>
 std::uint32_t ConcurrentPool<T>::load_chain(detail::ThreadMagazine& m, std::uint32_t head) noexcept {
   // The chain is ours; stacking it reversed makes the magazine hand out ascending slots.
-  std::uint32_t chain[detail::kMagazineSlots];
+  std::uint32_t chain[detail::kMagazineBatch];  // every chain holds at most one batch
   std::uint32_t n = 0;
-  for (std::uint32_t i = head; i != detail::kNoSlot && n < detail::kMagazineSlots;
-       i = slot_at(i)->links.next.load(std::memory_order_relaxed)) {
+  for (std::uint32_t i = head; i != detail::kNoSlot && n < detail::kMagazineBatch;
+       i = meta_at(i)->links.next.load(std::memory_order_relaxed)) {
     chain[n++] = i;
   }
   for (std::uint32_t k = 0; k < n; ++k) m.slots[k] = chain[n - 1 - k];
@@ -446,9 +451,9 @@ std::uint32_t ConcurrentPool<T>::pop_chain() noexcept {
 template <class T>
 void ConcurrentPool<T>::link_chain(const std::uint32_t* slots, std::uint32_t n) noexcept {
   for (std::uint32_t k = 0; k + 1 < n; ++k) {
-    slot_at(slots[k])->links.next.store(slots[k + 1], std::memory_order_relaxed);
+    meta_at(slots[k])->links.next.store(slots[k + 1], std::memory_order_relaxed);
   }
-  slot_at(slots[n - 1])->links.next.store(detail::kNoSlot, std::memory_order_relaxed);
+  meta_at(slots[n - 1])->links.next.store(detail::kNoSlot, std::memory_order_relaxed);
 }
 
 template <class T>
@@ -461,11 +466,6 @@ template <class T>
 void ConcurrentPool<T>::empty_magazine(detail::ThreadMagazine& m) noexcept {
   push_slots(m.slots, m.count.load(std::memory_order_relaxed));
   m.count.store(0, std::memory_order_relaxed);
-  const std::uint32_t reserved = m.reserve_count.load(std::memory_order_relaxed);
-  for (std::uint32_t c = 0; c < reserved; ++c) {  // already linked: one push each
-    free_.push(m.reserve[c], m.reserve[c], detail::kMagazineBatch, LinkOf{this});
-  }
-  m.reserve_count.store(0, std::memory_order_relaxed);
 }
 
 template <class T>
@@ -507,18 +507,19 @@ template <class T>
 bool ConcurrentPool<T>::add_page_locked() noexcept {
   const std::size_t p = published_pages_.load(std::memory_order_relaxed);
   if (p == page_table_size_) return false;  // max_capacity reached
-  Slot* page = nullptr;
+  void* memory = nullptr;
   try {
-    page = static_cast<Slot*>(::operator new(sizeof(Slot) * page_slots_, std::align_val_t{alignof(Slot)}));
+    memory = ::operator new(page_bytes_, std::align_val_t{kPageAlign});
   } catch (const std::bad_alloc&) {
     return false;
   }
   const std::size_t first = p * page_slots_;
   const std::size_t usable = std::min(page_slots_, max_capacity_ - first);
   for (std::size_t i = 0; i < page_slots_; ++i) {
-    ::new (static_cast<void*>(page + i)) Slot(detail::first_free_generation(tag_));
-    detail::poison_bytes(page[i].storage, sizeof(T));
+    ::new (static_cast<void*>(static_cast<Meta*>(memory) + i)) Meta(detail::first_free_generation(tag_));
   }
+  Meta* const page = std::launder(static_cast<Meta*>(memory));
+  detail::poison_bytes(slot_in(page, 0).storage, sizeof(T) * page_slots_);  // every object is free
   // Link the usable slots into chains of one magazine batch each, chain heads through
   // next_chain, all before anyone can see them.
   const auto base = static_cast<std::uint32_t>(first);
@@ -549,14 +550,15 @@ template <class F>
 void ConcurrentPool<T>::for_each(F&& f) {
   const std::size_t pages = published_pages_.load(std::memory_order_acquire);
   for (std::size_t p = 0; p < pages; ++p) {
-    Slot* page = pages_[p].load(std::memory_order_acquire);
-    for (std::size_t i = 0; i < page_slots_; ++i) {
+    Meta* page = pages_[p].load(std::memory_order_acquire);
+    for (std::uint32_t i = 0; i < page_slots_; ++i) {
       const std::uint32_t g = page[i].generation.load(std::memory_order_acquire);
       if (!detail::is_live_generation(g)) continue;
+      T& object = *object_in(slot_in(page, i).storage);
       if constexpr (std::is_invocable_v<F&, PoolHandle, T&>) {
-        f(PoolHandle{static_cast<std::uint32_t>(p * page_slots_ + i), g}, *object_in(page + i));
+        f(PoolHandle{static_cast<std::uint32_t>(p * page_slots_ + i), g}, object);
       } else {
-        f(*object_in(page + i));
+        f(object);
       }
     }
   }
@@ -569,16 +571,17 @@ void ConcurrentPool<T>::clear() noexcept {
   std::uint64_t cleared = 0;
   const std::size_t pages = published_pages_.load(std::memory_order_acquire);
   for (std::size_t p = 0; p < pages; ++p) {
-    Slot* page = pages_[p].load(std::memory_order_acquire);
-    for (std::size_t i = 0; i < page_slots_; ++i) {
+    Meta* page = pages_[p].load(std::memory_order_acquire);
+    for (std::uint32_t i = 0; i < page_slots_; ++i) {
       std::uint32_t g = page[i].generation.load(std::memory_order_acquire);
       if (!detail::is_live_generation(g)) continue;
       if (!page[i].generation.compare_exchange_strong(g, detail::free_generation_after(g),
                                                       std::memory_order_acq_rel)) {
         continue;  // released meanwhile by someone ignoring the contract; theirs now
       }
-      object_in(page + i)->~T();
-      detail::mark_slot_released(page[i].storage, sizeof(T));
+      unsigned char* storage = slot_in(page, i).storage;
+      object_in(storage)->~T();
+      detail::mark_slot_released(storage, sizeof(T));
       batch[n++] = static_cast<std::uint32_t>(p * page_slots_ + i);
       ++cleared;
       if (n == detail::kMagazineBatch) {
@@ -609,7 +612,7 @@ ConcurrentPoolStats ConcurrentPool<T>::stats() const noexcept {
   s.capacity = capacity_.load(std::memory_order_acquire);
   s.shared_free = free_.slots();
   s.pages = published_pages_.load(std::memory_order_acquire);
-  s.bytes_held = s.pages * page_slots_ * sizeof(Slot) + page_table_size_ * sizeof(std::atomic<Slot*>);
+  s.bytes_held = s.pages * page_bytes_ + page_table_size_ * sizeof(std::atomic<Meta*>);
   s.failed_emplaces = failed_emplaces_.load(std::memory_order_relaxed);
   s.failed_releases = failed_releases_.load(std::memory_order_relaxed);
   s.stale_gets = stale_gets_.load(std::memory_order_relaxed);

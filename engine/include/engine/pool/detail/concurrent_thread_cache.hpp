@@ -23,12 +23,12 @@
 
 namespace engine::detail {
 
-inline constexpr std::uint32_t kMagazineBatch = 32;                  // slots per chain / shared-list trip
-inline constexpr std::uint32_t kMagazineSlots = 2 * kMagazineBatch;  // room for two chains' worth
-// Full chains a thread keeps for itself before it spills to the shared list. Bursts up to
-// kMagazineSlots + kReserveChains * kMagazineBatch (320) slots then recycle the thread's own,
-// cache-warm slots and never touch the shared list; bigger bursts share with other threads.
-inline constexpr std::uint32_t kReserveChains = 8;
+// A thread trades free slots with the shared list one chain of kMagazineBatch at a time, and
+// keeps up to kMagazineSlots for itself: a thread working in bursts of up to 320 objects
+// recycles its own cache-warm slots and never touches a shared cache line; bigger bursts
+// spill the oldest 32 at a time. (1.3 KB of indices per thread and pool.)
+inline constexpr std::uint32_t kMagazineBatch = 32;
+inline constexpr std::uint32_t kMagazineSlots = 10 * kMagazineBatch;
 
 class MagazineRegistry;
 
@@ -38,8 +38,6 @@ class MagazineRegistry;
 struct alignas(64) ThreadMagazine {
   std::uint32_t slots[kMagazineSlots];         // free slot indices, top = slots[count - 1]
   std::atomic<std::uint32_t> count{0};         // how many of slots[] are valid
-  std::uint32_t reserve[kReserveChains];       // heads of private chains of kMagazineBatch slots
-  std::atomic<std::uint32_t> reserve_count{0}; // how many of reserve[] are valid
   std::atomic<std::uint64_t> emplaces{0};      // successful emplaces by this thread
   std::atomic<std::uint64_t> releases{0};      // successful releases by this thread
   std::uint64_t pool_id = 0;                   // immutable: which pool this caches
@@ -107,8 +105,7 @@ class MagazineRegistry {
     for (const ThreadMagazine* m : magazines_) {
       t.emplaces += m->emplaces.load(std::memory_order_relaxed);
       t.releases += m->releases.load(std::memory_order_relaxed);
-      t.cached_free += m->count.load(std::memory_order_relaxed) +
-                       std::size_t{kMagazineBatch} * m->reserve_count.load(std::memory_order_relaxed);
+      t.cached_free += m->count.load(std::memory_order_relaxed);
     }
     t.threads = magazines_.size();
     return t;
@@ -206,10 +203,12 @@ inline ThreadMagazine* ThreadCacheTable::find_or_create(MagazineRegistry& regist
   return m.release();
 }
 
-// This thread's magazine for `registry`'s pool; nullptr while the thread is exiting or when
-// no magazine could be allocated (the caller then works on the shared list directly).
-inline ThreadMagazine* thread_magazine(MagazineRegistry& registry) noexcept {
-  if (tl_last_pool_id == registry.id()) return tl_last_magazine;
+// First use of a pool by this thread, or a switch between pools: find or make the magazine.
+// Cold, so it stays out of line and the fast path below stays small enough to inline.
+#if defined(__GNUC__)
+__attribute__((cold))
+#endif
+inline ThreadMagazine* thread_magazine_slow(MagazineRegistry& registry) noexcept {
   ThreadCacheTable* table = thread_cache_table();
   if (table == nullptr) return nullptr;
   ThreadMagazine* m = nullptr;
@@ -221,6 +220,14 @@ inline ThreadMagazine* thread_magazine(MagazineRegistry& registry) noexcept {
   tl_last_pool_id = registry.id();
   tl_last_magazine = m;
   return m;
+}
+
+// This thread's magazine for `registry`'s pool; nullptr while the thread is exiting or when
+// no magazine could be allocated (the caller then works on the shared list directly).
+// The common case is one thread_local compare.
+inline ThreadMagazine* thread_magazine(MagazineRegistry& registry) noexcept {
+  if (tl_last_pool_id == registry.id()) return tl_last_magazine;
+  return thread_magazine_slow(registry);
 }
 
 }  // namespace engine::detail
