@@ -35,6 +35,7 @@ class Job {
     ++runs_;
   }
   std::uint32_t id() const noexcept { return id_; }
+  std::uint32_t runs() const noexcept { return runs_ + spare_[0]; }
 
  private:
   float pos_[4];

@@ -6,10 +6,13 @@
 // - The shared free list is lock-free and ABA-safe (detail::ChainStack: tagged 64-bit head).
 // - Each thread keeps a magazine of up to 320 free slot indices per pool and trades chains of
 //   32 with the shared list only beyond that: the common emplace and release touch no shared
-//   cache line, and bursts of up to 320 objects per thread recycle that thread's own slots
-//   (see detail/concurrent_thread_cache.hpp).
+//   cache line, and bursts of up to 320 objects per thread recycle that thread's own slots.
 //   A thread's magazine goes back to the pool when the thread exits; a pool destroyed first
-//   orphans the magazines instead (see detail/concurrent_thread_cache.hpp).
+//   orphans the magazines instead (see detail/concurrent_thread_cache.hpp). The price: at
+//   max_capacity, emplace() can fail while other threads' magazines still hold free slots
+//   (at most 320 per thread); flush_thread_cache() on those threads hands them back.
+// - Slot metadata (generation word, free-list links) sits apart from the objects, which lie
+//   back to back on cache-line-aligned pages: a 64-byte T is exactly one cache line.
 // - Growth (rare) takes a mutex, then publishes the new page with release stores; readers
 //   never see half a page.
 // - Every slot's generation word is atomic, and release() is a compare-and-swap on it:
