@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -216,6 +217,48 @@ TEST_P(Lifetime, ThrowingMoveIsRelocatedByCopyAndAFailedCopyRollsBack) {
   ASSERT_TRUE(pool.set_policy(other));
   EXPECT_EQ(Lifetimes::copies - copies_before, 64);  // copied, never moved: strong guarantee
   for (int i = 0; i < 64; ++i) EXPECT_EQ(pool.get(handles[static_cast<std::size_t>(i)])->value(), i);
+}
+
+// A megabyte per object: growing by 2^28 slots asks for 256 TiB, more than the address
+// space, so the allocation fails however the kernel overcommits.
+struct Huge {
+  explicit Huge(int v) : value(v) {}
+  int value;
+  unsigned char payload[(1 << 20) - sizeof(int)];
+};
+
+TEST_P(Lifetime, FailedAllocationReturnsNulloptAndChangesNothing) {
+  if (engine::detail::asan_poisoning) GTEST_SKIP() << "ASan aborts on impossible allocations instead of throwing";
+  GrowthPolicy impossible = policy(GetParam(), 0);
+  impossible.growth_step = std::size_t{1} << 28;  // contiguous: the first growth asks for 2^28 slots
+  impossible.page_slots = std::size_t{1} << 30;   // stable: every page is 2^28 slots (cut at the cap)
+  impossible.initial_capacity = GetParam() == StorageMode::stable ? 0 : 1;
+  VectorPool<Huge> pool(impossible);
+  std::optional<PoolHandle> h;
+  if (GetParam() == StorageMode::contiguous) {
+    h = pool.emplace(1);
+    ASSERT_TRUE(h.has_value());
+  }
+  const PoolStats before = pool.stats();
+  EXPECT_FALSE(pool.emplace(2).has_value());
+  EXPECT_FALSE(pool.acquire(3));
+  EXPECT_FALSE(pool.reserve(std::size_t{1} << 27));
+  PoolStats after = pool.stats();
+  EXPECT_EQ(after.failed_emplaces, before.failed_emplaces + 2);
+  after.failed_emplaces = before.failed_emplaces;
+  EXPECT_TRUE(same_counts(before, after));
+  if (h) {
+    EXPECT_EQ(pool.get(*h)->value, 1);
+  }
+  EXPECT_TRUE(pool.validate());
+  // A storage switch that cannot allocate its new layout is refused the same way.
+  GrowthPolicy other = impossible;
+  other.storage = GetParam() == StorageMode::stable ? StorageMode::contiguous : StorageMode::stable;
+  if (GetParam() == StorageMode::contiguous) {
+    EXPECT_FALSE(pool.set_policy(other));
+    EXPECT_EQ(pool.policy().storage, StorageMode::contiguous);
+    EXPECT_EQ(pool.get(*h)->value, 1);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(BothModes, Lifetime,

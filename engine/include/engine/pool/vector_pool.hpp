@@ -542,9 +542,11 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
 
   if (policy_.storage == StorageMode::stable) {
     std::optional<Page> page;
-    try {
-      pages_.reserve(pages_.size() + 1);  // so the push_back below cannot throw
+    try {  // page first: if it fails, pages_ has not even changed its capacity
       page.emplace(stable_page_length(pages_.size(), policy_.page_slots));
+      if (pages_.size() == pages_.capacity()) {  // geometric, so the page table costs O(1) amortised
+        pages_.reserve(std::max<std::size_t>(8, pages_.size() * 2));  // and push_back below cannot throw
+      }
     } catch (const std::bad_alloc&) {
       ++counters_.failed_emplaces;
       return PoolHandle{};
@@ -992,11 +994,13 @@ void VectorPool<T>::refresh_flat_view() noexcept {
 template <class T>
 bool VectorPool<T>::grow_stable_by_pages(std::size_t count) {
   std::vector<Page> added;
-  try {
-    pages_.reserve(pages_.size() + count);
+  try {  // pages first, so a failure leaves pages_ exactly as it was
     added.reserve(count);
     for (std::size_t p = 0; p < count; ++p) {
       added.emplace_back(stable_page_length(pages_.size() + p, policy_.page_slots));
+    }
+    if (pages_.capacity() < pages_.size() + count) {
+      pages_.reserve(std::max(pages_.size() + count, pages_.size() * 2));
     }
   } catch (const std::bad_alloc&) {
     return false;
