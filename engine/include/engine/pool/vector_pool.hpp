@@ -93,7 +93,8 @@ class VectorPool {
 
   // --- Creating and destroying objects -----------------------------------------------
   template <class... Args>
-  std::optional<PoolHandle> emplace(Args&&... args);  // T(args...) in place; nullopt at cap / bad_alloc (pool unchanged); a throwing T ctor propagates, pool unchanged
+  std::optional<PoolHandle> emplace(Args&&... args);  // T(args...) in place; nullopt (pool unchanged) at max_capacity, on bad_alloc, or if
+                                                      // a contiguous growth would relocate inside for_each; a throwing T ctor propagates, pool unchanged
   template <class... Args>
   PoolPtr<T> acquire(Args&&... args);                 // emplace() wrapped in RAII; empty PoolPtr at cap
   bool release(PoolHandle handle) noexcept;           // destroys now; false: null, stale, foreign, double, or inside for_each/erase_if
