@@ -16,6 +16,14 @@ inline constexpr std::size_t kMaxTimedFrames = std::size_t{1} << 20;
 FrameSummary run_headless(Simulation& sim, std::uint64_t frames, const Input& input = {},
                           std::uint64_t warmup_frames = kDefaultWarmupFrames);
 
+// Pacing (`poolshot --pace`): after each timed step a headless loop rests a ninth of the
+// step's time, outside the timing. A run under a real-time scheduler (scripts/bench uses
+// `chrt -f`, so other processes cannot preempt a frame) then stays below the kernel's
+// real-time budget (95 % of each second); a loop that never sleeps would be stalled for
+// 50 ms once a second, and each stall would show up as a frame spike. Off by default.
+void set_pacing(bool on) noexcept;
+void pace_after_step(double step_ms) noexcept;  // sleeps step_ms / 9 when pacing is on
+
 // Steps once, returning the operator new calls the step made (tests).
 std::uint64_t count_step_allocations(Simulation& sim, const Input& input = {});
 

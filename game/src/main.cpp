@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
                  "SDL_VIDEODRIVER=offscreen to render without a screen\n");
     return 1;
   }
+  game::set_pacing(options.pace);
   game::Simulation sim(scenario, options.seed.value_or(scenario.seed));
   sim.settings().autofire = options.autofire;
   game::FrameSummary summary;

@@ -13,6 +13,7 @@ constexpr const char* kUsage =
     "usage: poolshot [--headless] [--frames N] [--scenario FILE] [--seed N]\n"
     "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
+    "                [--pace]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
     "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
     "  --scenario FILE      scenario JSON (default assets/scenarios/default.json)\n"
@@ -25,6 +26,9 @@ constexpr const char* kUsage =
     "  --screenshot FILE    save the last rendered frame as PNG (not with --headless)\n"
     "  --frame-csv FILE     write every frame's sim/render ms, heap allocations and\n"
     "                       growth flag as CSV at exit (scripts/bench charts it)\n"
+    "  --pace               headless: after each step rest a ninth of its time, so a\n"
+    "                       run under a real-time scheduler (chrt -f, as scripts/bench\n"
+    "                       does) is never stalled by the kernel's real-time throttle\n"
     "  --help               this text\n";
 
 // Decimal digits only (no sign, no spaces, no hex), at most `max`; false otherwise.
@@ -65,7 +69,7 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       inline_value = arg.substr(eq + 1);
       arg.resize(eq);
     }
-    static const std::set<std::string> switches = {"--headless", "--autofire"};
+    static const std::set<std::string> switches = {"--headless", "--autofire", "--pace"};
     static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
                                                  "--storage", "--report",   "--screenshot", "--frame-csv"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
@@ -74,7 +78,7 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     if (!seen.insert(arg).second) return fail(arg + " given more than once");
     if (switches.count(arg) != 0) {
       if (inline_value) return fail(arg + " takes no value");
-      (arg == "--headless" ? o.headless : o.autofire) = true;
+      (arg == "--headless" ? o.headless : arg == "--autofire" ? o.autofire : o.pace) = true;
       continue;
     }
     std::string value;

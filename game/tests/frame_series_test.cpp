@@ -1,13 +1,15 @@
 // The per-frame series behind `poolshot --frame-csv FILE` (what scripts/bench charts): frames
 // come out oldest first with their own times, allocations and growth flags, also after the
 // ring has wrapped; the CSV holds exactly those rows; a headless run of the real simulation
-// gives one row per frame whose growth flags match the frames the growth log names.
+// gives one row per frame whose growth flags match the frames the growth log names; and
+// --pace rests after a step.
 #include "frame_log.hpp"
 #include "options.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -103,6 +105,22 @@ TEST(FrameSeries, TheFlagParses) {
   EXPECT_EQ(p.options->frame_csv, "f.csv");
   const char* empty[] = {"poolshot", "--frame-csv="};
   EXPECT_EQ(parse_options(2, empty).error, "--frame-csv: the file name is empty");
+  const char* pace[] = {"poolshot", "--headless", "--pace"};
+  const ParsedOptions paced = parse_options(3, pace);
+  ASSERT_TRUE(paced.options.has_value()) << paced.error;
+  EXPECT_TRUE(paced.options->pace);
+  EXPECT_FALSE(p.options->pace);
+}
+
+// --pace: a step of 9 ms is followed by a rest of (at least, sleeps never end early) 1 ms.
+TEST(FrameSeries, PacingRestsANinthOfTheStep) {
+  using clock = std::chrono::steady_clock;
+  set_pacing(true);
+  const auto start = clock::now();
+  pace_after_step(9.0);
+  const double rested_ms = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+  set_pacing(false);
+  EXPECT_GE(rested_ms, 1.0);
 }
 
 }  // namespace
