@@ -1,7 +1,10 @@
 #include "game_app.hpp"
 
 #include "alloc_counter.hpp"
+#include "compare_chart.hpp"
+#include "csv_export.hpp"
 #include "headless_run.hpp"
+#include "overlay_recorder.hpp"
 
 #include <imgui.h>
 
@@ -10,8 +13,17 @@
 
 namespace game {
 
+namespace {
+
+// Wall time the overlay's A/B run may take per rendered frame: the window stays usable.
+constexpr double kCompareBudgetMs = 12.0;
+
+}  // namespace
+
 GameApp::GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup_frames)
     : sim_(sim), app_(app), log_(kMaxTimedFrames, warmup_frames) {}
+
+GameApp::~GameApp() = default;
 
 Input GameApp::map_input(const engine::InputState& in, Vec2 player) {
   Input out;
@@ -29,19 +41,13 @@ Input GameApp::map_input(const engine::InputState& in, Vec2 player) {
 }
 
 void GameApp::fixed_update(const engine::InputState& input, double /*dt: always Simulation::kStepSeconds*/) {
-  std::uint64_t growths_before = 0;
-  for (const StoreStats& s : sim_.stats().pools) growths_before += s.growth_events;
+  const std::uint64_t growths_before = sim_.stats().growth_events;
   frame_allocs_ += count_step_allocations(sim_, map_input(input, sim_.player_position()));
-  std::uint64_t growths_after = 0;
-  for (const StoreStats& s : sim_.stats().pools) growths_after += s.growth_events;
-  frame_grew_ = frame_grew_ || growths_after != growths_before;
+  const SimStats after = sim_.stats();
+  frame_grew_ = frame_grew_ || after.growth_events != growths_before;
   // Pool growths become FrameStats events, so the overlay can mark them on its graph.
-  const auto& log = sim_.growth_log();
-  for (; growth_records_seen_ < log.size(); ++growth_records_seen_) {
-    const GrowthRecord& g = log[growth_records_seen_];
-    app_.stats().record_event(static_cast<std::uint32_t>(g.pool), pool_name(g.pool),
-                              static_cast<double>(g.event.new_capacity));
-  }
+  record_growth_events(sim_, app_.stats(), growth_records_seen_);
+  rates_.sample(after.frame, after.pools);
 }
 
 void GameApp::render(engine::RenderContext& context) {
@@ -58,12 +64,55 @@ void GameApp::render(engine::RenderContext& context) {
   frame_allocs_ = 0;
   frame_grew_ = false;
 
+  if (compare_ && !compare_->done()) compare_->advance(kCompareBudgetMs);
+
   // Show the whole playfield, centred, as large as the window allows.
   const Rect world = sim_.world();
   const float w = world.max.x - world.min.x, h = world.max.y - world.min.y;
   context.camera.center = {world.min.x + w / 2, world.min.y + h / 2};
   context.camera.zoom = std::max(0.01f, std::min(context.camera.viewport.x / w, context.camera.viewport.y / h));
   sim_.collect_sprites(context.sprites, context.alpha);
+}
+
+OverlayViewOptions GameApp::view_options() const {
+  OverlayViewOptions view = panel_.view();
+  // Scripted runs step once per frame whatever the wall clock says: count frames as steps.
+  view.fixed_frame_seconds = app_.deterministic() ? app_.config().step_seconds : 0.0;
+  return view;
+}
+
+OverlayModel GameApp::overlay_model() const {
+  return make_overlay_model({sim_, app_.stats(), rates_}, view_options());
+}
+
+void GameApp::start_compare(std::uint64_t frames) {
+  compare_ = std::make_unique<CompareRun>(sim_.scenario(), sim_.seed(), sim_.settings(), frames);
+}
+
+void GameApp::carry_out(const OverlayCommands& c) {
+  if (c.settings) sim_.settings() = *c.settings;  // the next step applies it
+  if (c.toggle_pause) app_.set_paused(!app_.paused());
+  if (c.single_step) app_.clock().request_single_step();
+  if (c.vsync && !app_.set_vsync(*c.vsync)) panel_.set_message("vsync: the driver refused the change");
+  if (c.reset_stats) {
+    app_.stats().clear();
+    rates_.clear();
+    panel_.set_message("statistics reset");
+  }
+  if (c.export_csv) {
+    const ExportedFiles files = export_overlay_csv(model_, c.csv_dir);
+    panel_.set_message(files.ok() ? "wrote " + files.frames_path + " and " + files.growth_path : files.error);
+  }
+  if (c.start_compare) start_compare(c.compare_frames);
+  if (c.cancel_compare) compare_.reset();
+  if (c.export_compare && compare_ && compare_->done()) {
+    std::string base = "poolshot_compare_" + std::to_string(sim_.frame());
+    if (!c.csv_dir.empty()) base = (c.csv_dir.back() == '/' ? c.csv_dir : c.csv_dir + "/") + base;
+    std::string error;
+    panel_.set_message(write_compare_files(compare_->result(), base + ".csv", base + ".png", error)
+                           ? "wrote " + base + ".csv and " + base + ".png"
+                           : error);
+  }
 }
 
 void GameApp::imgui() {
@@ -79,6 +128,13 @@ void GameApp::imgui() {
     if (app_.paused()) ImGui::TextUnformatted("PAUSED - P to resume, N to step");
   }
   ImGui::End();
+
+  update_overlay_model(model_, {sim_, app_.stats(), rates_}, view_options());
+  OverlayRuntime runtime;
+  runtime.paused = app_.paused();
+  runtime.vsync = app_.vsync();
+  runtime.deterministic = app_.deterministic();
+  carry_out(panel_.draw({model_, sim_.settings(), runtime, compare_.get()}));
 }
 
 }  // namespace game

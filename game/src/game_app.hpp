@@ -1,20 +1,26 @@
 #pragma once
 // game::GameApp: the shooter as engine::Application sees it (AppHooks). Maps the runtime's
 // InputState onto game::Input, steps the Simulation, hands its sprites to the batch, logs
-// per-frame timings and allocations for the report and pool growths for the overlay, and
-// draws a small HUD (score, lives, wave) with ImGui.
+// per-frame timings and allocations for the report, records pool growths and rates for the
+// debug overlay, and draws a small HUD (score, lives, wave) and the overlay (F1) with ImGui.
+#include "compare_run.hpp"
 #include "frame_log.hpp"
+#include "overlay_model.hpp"
+#include "overlay_panel.hpp"
+#include "overlay_rates.hpp"
 #include "simulation.hpp"
 
 #include <engine/application.hpp>
 
 #include <cstdint>
+#include <memory>
 
 namespace game {
 
 class GameApp : public engine::AppHooks {
  public:
   GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup_frames);
+  ~GameApp() override;
 
   void fixed_update(const engine::InputState& input, double dt) override;
   void render(engine::RenderContext& context) override;
@@ -22,12 +28,25 @@ class GameApp : public engine::AppHooks {
 
   // The frames recorded so far (timings from engine::FrameStats, allocations counted here).
   FrameSummary summary() const { return log_.summary(); }
+  // What the overlay shows now (built fresh, also while it is hidden): for the report.
+  OverlayModel overlay_model() const;
+  const OverlayPanel& panel() const noexcept { return panel_; }
+  // Starts the overlay's A/B comparison as its button does (tests, scripted screenshots).
+  void start_compare(std::uint64_t frames);
+  const CompareRun* compare() const noexcept { return compare_.get(); }
   static Input map_input(const engine::InputState& input, Vec2 player);
 
  private:
+  OverlayViewOptions view_options() const;
+  void carry_out(const OverlayCommands& commands);
+
   Simulation& sim_;
   engine::Application& app_;
   FrameLog log_;
+  PoolRateMeter rates_;
+  OverlayModel model_;
+  OverlayPanel panel_;
+  std::unique_ptr<CompareRun> compare_;
   std::uint64_t frame_allocs_ = 0;  // operator new calls in this frame's steps
   bool frame_grew_ = false;         // a store grew in this frame's steps
   bool logged_frame_grew_ = false;  // the same, for the frame FrameStats committed last

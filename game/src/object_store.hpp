@@ -25,6 +25,8 @@ struct StoreStats {
   std::uint64_t growth_events = 0; // pool growths plus pointer-array growths, this run
   std::uint64_t spawns = 0, releases = 0;
   std::uint64_t refused_spawns = 0;  // at max_capacity (or out of memory)
+  std::uint64_t stale_gets = 0;      // pool lookups refused for a stale/foreign handle (the soak run requires 0)
+  std::uint64_t failed_releases = 0; // pool releases refused (null, stale, double): a game bug if non-zero
 };
 
 template <class T>
@@ -140,6 +142,9 @@ class ObjectStore {
   bool set_policy(const engine::GrowthPolicy& policy) {
     if (!pool_.set_policy(policy)) return false;
     policy_ = policy;
+    // A larger initial capacity is a request for that many slots now (the overlay's capacity
+    // advisor): reserve them, so the growths it is meant to prevent never come.
+    if (pooled_ && pool_.capacity() < policy.initial_capacity) pool_.reserve(policy.initial_capacity);
     return true;
   }
 
@@ -160,6 +165,8 @@ class ObjectStore {
     s.spawns = spawns_;
     s.releases = releases_;
     s.refused_spawns = refused_;
+    s.stale_gets = pool.stale_gets;
+    s.failed_releases = pool.failed_releases;
     return s;
   }
 

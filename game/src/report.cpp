@@ -83,11 +83,16 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
                    {"old_capacity", g.event.old_capacity},
                    {"new_capacity", g.event.new_capacity},
                    {"bytes_allocated", g.event.bytes_allocated},
+                   {"relocated", g.event.relocated},
                    {"relocated_objects", g.event.relocated_objects},
                    {"microseconds", g.event.microseconds}});
   }
   report["growth_log"] = log;
   report["growth_log_dropped"] = sim.growth_log_dropped();
+  if (context.overlay) {
+    report["overlay"] = overlay_json(*context.overlay);
+    report["advisor"] = advice_json(context.overlay->advice, context.overlay->advisor_options);
+  }
   return report;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // The JSON report `poolshot --report FILE` writes at exit: what ran, the state hash, frame
-// times, the pools, and heap allocations (see frame_log.hpp for "steady state").
+// times, the pools, and heap allocations (see frame_log.hpp for "steady state"); with an
+// OverlayModel also what the debug overlay shows ("overlay") and the capacity advice ("advisor").
 #include "frame_log.hpp"
+#include "overlay_model.hpp"
 #include "simulation.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@ namespace game {
 struct ReportContext {
   std::string scenario_path;
   bool headless = true;
+  const OverlayModel* overlay = nullptr;  // set: the report gets "overlay" and "advisor" sections
 };
 
 nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, const ReportContext& context);

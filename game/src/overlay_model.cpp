@@ -1,0 +1,230 @@
+#include "overlay_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cinttypes>
+#include <cstdio>
+
+namespace game {
+
+namespace {
+
+const char* refusal_consequence(PoolId id) noexcept {
+  switch (id) {
+    case PoolId::bullets: return "your guns stop firing";
+    case PoolId::enemy_bullets: return "enemies stop firing";
+    case PoolId::particles: return "explosions lose particles";
+    case PoolId::enemies: return "new enemies stay away";
+  }
+  return "spawns fail";
+}
+
+// p50/p99/max of one column of the rows, through the shared scratch buffer.
+template <class Column>
+Percentiles column_percentiles(const std::vector<FrameRow>& rows, std::vector<double>& scratch, Column column) {
+  Percentiles p;
+  if (rows.empty()) return p;
+  scratch.clear();
+  for (const FrameRow& r : rows) scratch.push_back(static_cast<double>(column(r)));
+  std::sort(scratch.begin(), scratch.end());
+  p.p50 = engine::nearest_rank_percentile(scratch.data(), scratch.size(), 50.0);
+  p.p99 = engine::nearest_rank_percentile(scratch.data(), scratch.size(), 99.0);
+  p.max = scratch.back();
+  return p;
+}
+
+PoolView pool_view(PoolId id, const StoreStats& s, const PoolConfig& policy, const PoolRateMeter& rates) {
+  PoolView v;
+  v.id = id;
+  v.live = s.live;
+  v.capacity = s.capacity;
+  v.free = s.capacity > s.live ? s.capacity - s.live : 0;
+  v.peak_live = s.peak_live;
+  v.bytes_held = s.bytes_held;
+  v.initial_capacity = policy.initial_capacity;
+  v.growth_step = policy.growth_step;
+  v.max_capacity = policy.max_capacity;
+  v.fill = s.capacity > 0 ? static_cast<double>(s.live) / static_cast<double>(s.capacity) : 0.0;
+  v.rates = rates.rates(id);
+  v.spawns = s.spawns;
+  v.releases = s.releases;
+  v.growth_events = s.growth_events;
+  v.refused_spawns = s.refused_spawns;
+  v.pooled = s.pooled;
+  v.at_max_capacity = s.live >= policy.max_capacity;
+  return v;
+}
+
+FrameRow frame_row(const engine::FrameSample& s, double budget_ms) {
+  FrameRow r;
+  r.frame = s.frame;
+  r.sim_ms = static_cast<float>(s.ms[static_cast<std::size_t>(engine::FrameTimer::simulation)]);
+  r.render_ms = static_cast<float>(s.ms[static_cast<std::size_t>(engine::FrameTimer::render)]);
+  r.allocations = s.counters.allocations;
+  r.draw_calls = s.counters.draw_calls;
+  r.sprites = s.counters.sprites;
+  r.over_budget = static_cast<double>(r.total_ms()) > budget_ms;
+  return r;
+}
+
+void fill_window(FrameWindow& w, std::vector<double>& scratch, const engine::FrameStats& frames,
+                 const OverlayViewOptions& view) {
+  w.seconds = std::clamp(view.window_seconds, kMinWindowSeconds, kMaxWindowSeconds);
+  w.budget_ms = view.budget_ms;
+  w.rows.clear();
+  const std::size_t count = window_frame_count(frames, w.seconds, view.fixed_frame_seconds);
+  w.covered_seconds = 0;
+  for (std::size_t i = frames.size() - count; i < frames.size(); ++i) {
+    const engine::FrameSample& s = frames.sample(i);
+    w.rows.push_back(frame_row(s, w.budget_ms));
+    w.covered_seconds += view.fixed_frame_seconds > 0
+                             ? view.fixed_frame_seconds
+                             : s.ms[static_cast<std::size_t>(engine::FrameTimer::frame)] / 1000.0;
+  }
+  // Growth markers: the runtime's events carry the pool as their kind (GameApp, recorder).
+  if (!w.rows.empty()) {
+    const std::uint64_t first = w.rows.front().frame, last = w.rows.back().frame;
+    for (std::size_t e = 0; e < frames.event_count(); ++e) {
+      const engine::FrameEvent& ev = frames.event(e);
+      if (ev.frame < first || ev.frame > last || ev.kind >= kPoolCount) continue;
+      w.rows[static_cast<std::size_t>(ev.frame - first)].grew |= static_cast<std::uint8_t>(1u << ev.kind);
+    }
+  }
+  w.over_budget = w.growth_frames = 0;
+  w.allocations_max = w.allocations_total = 0;
+  w.draw_calls_max = w.sprites_max = 0;
+  for (const FrameRow& r : w.rows) {
+    w.over_budget += r.over_budget ? 1u : 0u;
+    w.growth_frames += r.grew != 0 ? 1u : 0u;
+    w.allocations_max = std::max(w.allocations_max, r.allocations);
+    w.allocations_total += r.allocations;
+    w.draw_calls_max = std::max(w.draw_calls_max, r.draw_calls);
+    w.sprites_max = std::max(w.sprites_max, r.sprites);
+  }
+  w.sim = column_percentiles(w.rows, scratch, [](const FrameRow& r) { return r.sim_ms; });
+  w.render = column_percentiles(w.rows, scratch, [](const FrameRow& r) { return r.render_ms; });
+  w.total = column_percentiles(w.rows, scratch, [](const FrameRow& r) { return r.total_ms(); });
+}
+
+}  // namespace
+
+std::size_t window_frame_count(const engine::FrameStats& frames, double window_seconds, double fixed_frame_seconds) noexcept {
+  const double want = std::clamp(window_seconds, kMinWindowSeconds, kMaxWindowSeconds);
+  if (fixed_frame_seconds > 0) {  // whole frames; the epsilon keeps 5 s / (1/60 s) at 300, not 301
+    const double n = std::ceil(want / fixed_frame_seconds - 1e-6);
+    return std::min(frames.size(), static_cast<std::size_t>(n));
+  }
+  double covered = 0;
+  std::size_t count = 0;
+  // Newest first, until the window is full; the ring's size is the hard limit.
+  while (count < frames.size() && covered < want) {
+    const engine::FrameSample& s = frames.sample(frames.size() - 1 - count);
+    covered += s.ms[static_cast<std::size_t>(engine::FrameTimer::frame)] / 1000.0;
+    ++count;
+  }
+  return count;
+}
+
+void update_overlay_model(OverlayModel& model, const OverlaySources& src, const OverlayViewOptions& view) {
+  const SimStats stats = src.sim.stats();
+  const Settings& applied = src.sim.applied_settings();
+  model.sim_step = stats.frame;
+  model.pooling = applied.pooling;
+  model.storage = applied.storage;
+  model.bytes_held_total = 0;
+  for (std::size_t i = 0; i < kPoolCount; ++i) {
+    model.pools[i] = pool_view(static_cast<PoolId>(i), stats.pools[i], applied.pools[i], src.rates);
+    model.bytes_held_total += stats.pools[i].bytes_held;
+  }
+  const auto& log = src.sim.growth_log();
+  if (model.growth_log.size() > log.size()) model.growth_log.clear();  // a different simulation
+  for (std::size_t i = model.growth_log.size(); i < log.size(); ++i) {
+    const GrowthRecord& g = log[i];
+    model.growth_log.push_back({g.pool, g.frame, g.event.old_capacity, g.event.new_capacity, g.event.bytes_allocated,
+                                g.event.relocated_objects, g.event.microseconds, g.event.relocated});
+  }
+  model.growth_events = stats.growth_events;
+  model.growth_log_dropped = src.sim.growth_log_dropped();
+  fill_window(model.window, model.scratch, src.frames, view);
+  const engine::FrameSample* latest = src.frames.latest();
+  model.latest = latest ? frame_row(*latest, view.budget_ms) : FrameRow{};
+  if (!model.window.rows.empty()) model.latest.grew = model.window.rows.back().grew;
+  model.advisor_options = view.advisor;
+  model.advice = advise_capacities(stats, applied, view.advisor);
+}
+
+OverlayModel make_overlay_model(const OverlaySources& sources, const OverlayViewOptions& view) {
+  OverlayModel model;
+  update_overlay_model(model, sources, view);
+  return model;
+}
+
+bool refusal_message(const PoolView& pool, char* out, std::size_t size) noexcept {
+  if (size == 0) return false;
+  out[0] = '\0';
+  if (!pool.refusing()) return false;
+  std::snprintf(out, size, "%s: at max capacity %zu, spawns refused: %" PRIu64 " - %s", pool_name(pool.id),
+                pool.max_capacity, pool.refused_spawns, refusal_consequence(pool.id));
+  return true;
+}
+
+namespace {
+
+nlohmann::json percentiles_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}}; }
+
+}  // namespace
+
+nlohmann::json overlay_json(const OverlayModel& m) {
+  using nlohmann::json;
+  const FrameWindow& w = m.window;
+  json window = {{"seconds", w.seconds},
+                 {"covered_seconds", w.covered_seconds},
+                 {"frames", w.rows.size()},
+                 {"budget_ms", w.budget_ms},
+                 {"sim_ms", percentiles_json(w.sim)},
+                 {"render_ms", percentiles_json(w.render)},
+                 {"total_ms", percentiles_json(w.total)},
+                 {"frames_over_budget", w.over_budget},
+                 {"growth_frames", w.growth_frames},
+                 {"heap_allocs_per_frame_max", w.allocations_max},
+                 {"heap_allocs_total", w.allocations_total},
+                 {"draw_calls_per_frame_max", w.draw_calls_max},
+                 {"sprites_per_frame_max", w.sprites_max}};
+  json pools = json::object();
+  char message[192];
+  for (const PoolView& p : m.pools) {
+    pools[pool_name(p.id)] = {{"live", p.live},
+                              {"free", p.free},
+                              {"capacity", p.capacity},
+                              {"peak_live", p.peak_live},
+                              {"bytes_held", p.bytes_held},
+                              {"fill", p.fill},
+                              {"emplaces_per_second", p.rates.emplaces_per_second},
+                              {"releases_per_second", p.rates.releases_per_second},
+                              {"spawns", p.spawns},
+                              {"releases", p.releases},
+                              {"growth_events", p.growth_events},
+                              {"refused_spawns", p.refused_spawns},
+                              {"refused_last_second", p.rates.refused_last_second},
+                              {"at_max_capacity", p.at_max_capacity},
+                              {"pooled", p.pooled},
+                              {"initial_capacity", p.initial_capacity},
+                              {"growth_step", p.growth_step},
+                              {"max_capacity", p.max_capacity},
+                              {"refusal", refusal_message(p, message, sizeof message) ? json(message) : json(nullptr)}};
+  }
+  const FrameRow& l = m.latest;
+  return {{"sim_step", m.sim_step},
+          {"pooling", m.pooling ? "on" : "off"},
+          {"storage", m.storage == engine::StorageMode::stable ? "stable" : "contiguous"},
+          {"pools", pools},
+          {"bytes_held_total", m.bytes_held_total},
+          {"growth_events", m.growth_events},
+          {"growth_log_rows", m.growth_log.size()},
+          {"latest_frame",
+           {{"frame", l.frame}, {"sim_ms", l.sim_ms}, {"render_ms", l.render_ms}, {"heap_allocs", l.allocations},
+            {"draw_calls", l.draw_calls}, {"sprites", l.sprites}}},
+          {"window", window}};
+}
+
+}  // namespace game

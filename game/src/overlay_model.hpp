@@ -1,0 +1,115 @@
+#pragma once
+// game::OverlayModel: everything the debug overlay shows, as plain values. It is filled
+// from the simulation, the runtime's engine::FrameStats and the PoolRateMeter; the ImGui
+// panel (overlay_panel.hpp) only draws it, and the report writes it (overlay_json), so a
+// number on screen can be checked against the report of a headless run.
+//
+// Frame times: the window is the newest frames covering `window_seconds`, of wall time,
+// or of game time in deterministic runs (each frame then counts as one fixed step), and
+// the percentiles are over exactly the frames drawn. "Total" is the CPU work of a frame,
+// simulation + rendering (vsync waits excluded), which is what the 16.7 ms budget is for.
+#include "capacity_advisor.hpp"
+#include "frame_log.hpp"
+#include "overlay_rates.hpp"
+#include "simulation.hpp"
+
+#include <engine/frame_stats.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace game {
+
+inline constexpr double kFrameBudgetMs = 1000.0 / 60.0;
+inline constexpr double kMinWindowSeconds = 2, kMaxWindowSeconds = 20, kDefaultWindowSeconds = 10;
+
+struct OverlayViewOptions {
+  double window_seconds = kDefaultWindowSeconds;  // clamped to 2..20
+  double budget_ms = kFrameBudgetMs;              // the line on the graph; frames above it are marked
+  double fixed_frame_seconds = 0;                 // > 0: every frame counts as this long (deterministic)
+  AdvisorOptions advisor;
+};
+
+struct PoolView {
+  PoolId id = PoolId::bullets;
+  std::size_t live = 0, free = 0, capacity = 0, peak_live = 0, bytes_held = 0;
+  std::size_t initial_capacity = 0, growth_step = 0, max_capacity = 0;  // the policy in force
+  double fill = 0;                    // live / capacity, 0..1
+  PoolRates rates;                    // per second of game time
+  std::uint64_t spawns = 0, releases = 0, growth_events = 0, refused_spawns = 0;
+  bool pooled = true;                 // false: heap mode (one new per object)
+  bool at_max_capacity = false;       // live == max_capacity: the next spawn is refused
+  bool refusing() const noexcept { return at_max_capacity || rates.refused_last_second > 0; }
+};
+
+struct GrowthRow {                    // one pool growth, as the growth log shows it
+  PoolId pool = PoolId::bullets;
+  std::uint64_t frame = 0;            // simulation step it happened in
+  std::size_t old_capacity = 0, new_capacity = 0, bytes_allocated = 0, relocated_objects = 0;
+  double microseconds = 0;
+  bool relocated = false;
+};
+
+struct FrameRow {                     // one rendered (or headless) frame
+  std::uint64_t frame = 0;            // engine::FrameStats frame index
+  float sim_ms = 0, render_ms = 0;
+  std::uint64_t allocations = 0;      // operator new calls in the frame's steps
+  std::uint32_t draw_calls = 0, sprites = 0;
+  std::uint8_t grew = 0;              // bit i set: pool i grew in this frame
+  bool over_budget = false;           // sim + render > budget
+  float total_ms() const noexcept { return sim_ms + render_ms; }
+};
+
+struct FrameWindow {
+  double seconds = 0;                 // asked for
+  double covered_seconds = 0;         // what the frames in it add up to
+  double budget_ms = kFrameBudgetMs;
+  std::vector<FrameRow> rows;         // oldest first
+  Percentiles sim, render, total;     // nearest rank, over rows
+  std::size_t over_budget = 0;        // rows over the budget
+  std::size_t growth_frames = 0;      // rows in which some pool grew
+  std::uint64_t allocations_max = 0, allocations_total = 0;
+  std::uint32_t draw_calls_max = 0, sprites_max = 0;
+};
+
+struct OverlayModel {
+  std::uint64_t sim_step = 0;          // simulated steps so far
+  bool pooling = true;
+  engine::StorageMode storage = engine::StorageMode::contiguous;
+  std::array<PoolView, kPoolCount> pools{};
+  std::size_t bytes_held_total = 0;
+  std::vector<GrowthRow> growth_log;   // oldest first
+  std::uint64_t growth_events = 0;     // all pools, including growths past the log's capacity
+  std::uint64_t growth_log_dropped = 0;
+  FrameWindow window;
+  FrameRow latest;                     // the newest committed frame
+  CapacityAdvices advice{};
+  AdvisorOptions advisor_options;
+  std::vector<double> scratch;         // reused by update_overlay_model for percentiles
+};
+
+struct OverlaySources {
+  const Simulation& sim;
+  const engine::FrameStats& frames;
+  const PoolRateMeter& rates;
+};
+
+// Refills `model` (its vectors keep their capacity: no allocation once warm).
+void update_overlay_model(OverlayModel& model, const OverlaySources& sources, const OverlayViewOptions& view);
+OverlayModel make_overlay_model(const OverlaySources& sources, const OverlayViewOptions& view = {});
+
+// Which frames of `frames` fall in the window (the newest `count`); pure, for tests.
+std::size_t window_frame_count(const engine::FrameStats& frames, double window_seconds, double fixed_frame_seconds) noexcept;
+
+// "bullets: at max capacity 4096, spawns refused: 1234 - your guns stop firing" into out;
+// returns false (and writes "") when the pool is not refusing spawns.
+bool refusal_message(const PoolView& pool, char* out, std::size_t size) noexcept;
+
+// The model as the report's "overlay" section (the frame series go to CSV, not JSON).
+nlohmann::json overlay_json(const OverlayModel& model);
+
+}  // namespace game

@@ -1,0 +1,88 @@
+#pragma once
+// game::OverlayPanel: the Dear ImGui debug panel (F1). It draws an OverlayModel and returns
+// what the user asked for as OverlayCommands; GameApp carries them out, settings through
+// Simulation::settings() (applied at the start of the next step) and the rest through the
+// engine::Application API. The panel keeps only view state (window length, graph style,
+// edits not yet applied), never game state, so what it shows is what the report says.
+//
+// Layout: one window at the right edge, semi-transparent so the game shows through, with
+// collapsing headers Pools, Frame time, Memory, Controls, Advisor, Compare. Warnings (a
+// pool at its max capacity refusing spawns) sit above the headers, always visible.
+#include "compare_run.hpp"
+#include "overlay_graph.hpp"
+#include "overlay_model.hpp"
+#include "settings.hpp"
+
+#include <imgui.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace game {
+
+struct OverlayCommands {
+  std::optional<Settings> settings;   // the requested settings changed
+  bool toggle_pause = false;
+  bool single_step = false;           // one step while paused
+  std::optional<bool> vsync;
+  bool reset_stats = false;           // frame-time window, events, rates
+  bool export_csv = false;            // frame window + growth log to csv_dir
+  bool start_compare = false;         // A/B run of compare_frames steps each
+  bool cancel_compare = false;
+  bool export_compare = false;        // the finished A/B run as CSV + PNG to csv_dir
+  std::uint64_t compare_frames = 600;
+  std::string csv_dir;                // "" = the working directory
+};
+
+struct OverlayRuntime {               // what the panel shows of the runtime
+  bool paused = false;
+  bool vsync = false;
+  bool deterministic = false;         // one step per frame (scripted runs, screenshots)
+};
+
+struct OverlayFrame {
+  const OverlayModel& model;
+  const Settings& requested;          // Simulation::settings(): what the next step applies
+  OverlayRuntime runtime;
+  const CompareRun* compare = nullptr;  // running or finished A/B run, if any
+};
+
+class OverlayPanel {
+ public:
+  static constexpr float kWidth = 480;
+
+  OverlayCommands draw(const OverlayFrame& frame);  // between ImGui::NewFrame and Render
+
+  const OverlayViewOptions& view() const noexcept { return view_; }  // build the model with these
+  void set_message(std::string message) { message_ = std::move(message); }
+  ScreenRect graph_rect() const noexcept { return graph_rect_; }     // last frame-time graph (tests)
+  ScreenRect panel_rect() const noexcept { return panel_rect_; }
+
+ private:
+  void draw_warnings(const OverlayModel& model);
+  void draw_pools(const OverlayModel& model);
+  void draw_growth_log(const OverlayModel& model);
+  void draw_frame_time(const OverlayModel& model, OverlayCommands& out);
+  void draw_memory(const OverlayModel& model);
+  void draw_controls(const OverlayFrame& frame, OverlayCommands& out);
+  void draw_advisor(const OverlayFrame& frame, OverlayCommands& out);
+  void draw_compare(const OverlayFrame& frame, OverlayCommands& out);
+  void check_policy_request(const OverlayModel& model);
+
+  OverlayViewOptions view_;
+  bool stacked_ = true;
+  char csv_dir_[256] = {};
+  std::vector<float> plot_scratch_;    // allocations histogram
+  std::vector<ImVec2> points_scratch_; // graph polylines
+  std::optional<std::array<PoolConfig, kPoolCount>> pool_edits_;  // Controls, not yet applied
+  std::optional<std::array<PoolConfig, kPoolCount>> policy_request_;  // applied; checked next step
+  std::uint64_t policy_request_step_ = 0;
+  int compare_frames_ = 600;
+  std::string message_;
+  ScreenRect graph_rect_, panel_rect_;
+};
+
+}  // namespace game

@@ -1,0 +1,51 @@
+#pragma once
+// game::OverlayRecorder: the statistics the overlay draws from, kept the same way whether a
+// window runs or not: an engine::FrameStats (per-frame times and counters, with every pool
+// growth as an event on the frame it happened in) and the PoolRateMeter. The window's
+// GameApp feeds the runtime's own FrameStats; a headless run feeds the recorder's, through
+// run_headless_recorded(), so the report of a headless run holds what the overlay shows.
+#include "frame_log.hpp"
+#include "overlay_model.hpp"
+#include "overlay_rates.hpp"
+#include "simulation.hpp"
+
+#include <engine/frame_stats.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace game {
+
+// Frames the overlay's statistics keep: the 20 s window at up to 120 frames per second.
+inline constexpr std::size_t kOverlayStatsFrames = 2400;
+inline constexpr std::size_t kOverlayStatsEvents = 1024;  // pool growths marked on the graph
+
+// Turns the growths the simulation logged since `seen` into FrameStats events (kind = the
+// pool, label = its name, value = the new capacity) on the frame being recorded.
+void record_growth_events(const Simulation& sim, engine::FrameStats& frames, std::size_t& seen) noexcept;
+
+class OverlayRecorder {
+ public:
+  OverlayRecorder() : frames_(kOverlayStatsFrames, kOverlayStatsEvents) {}
+
+  engine::FrameStats& frames() noexcept { return frames_; }
+  const engine::FrameStats& frames() const noexcept { return frames_; }
+  PoolRateMeter& rates() noexcept { return rates_; }
+  const PoolRateMeter& rates() const noexcept { return rates_; }
+
+  // The model of what the overlay would show now (deterministic view: one step per frame).
+  OverlayModel model(const Simulation& sim, OverlayViewOptions view = {}) const;
+
+ private:
+  friend FrameSummary run_headless_recorded(Simulation&, std::uint64_t, OverlayRecorder&, std::uint64_t);
+  engine::FrameStats frames_;
+  PoolRateMeter rates_;
+  std::size_t growths_seen_ = 0;
+};
+
+// game::run_headless (same timing, same FrameLog summary) that also records one FrameStats
+// frame per step (simulation time, allocations, growth events) and samples the rate meter.
+FrameSummary run_headless_recorded(Simulation& sim, std::uint64_t frames, OverlayRecorder& recorder,
+                                   std::uint64_t warmup_frames);
+
+}  // namespace game
