@@ -3,9 +3,13 @@
 // Exit codes: 0 done; 1 the environment failed us (no display, report not writable);
 // 2 the request was wrong (bad flag or value, bad scenario file).
 #include "atlas_cells.hpp"
+#include "capacity_advisor.hpp"
+#include "compare_chart.hpp"
+#include "compare_run.hpp"
 #include "game_app.hpp"
 #include "headless_run.hpp"
 #include "options.hpp"
+#include "overlay_recorder.hpp"
 #include "report.hpp"
 #include "scenario.hpp"
 #include "simulation.hpp"
@@ -27,6 +31,43 @@ bool offscreen_requested() {
 
 bool display_available() {
   return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || offscreen_requested();
+}
+
+// --headless --compare: the A/B run, its summary on stdout, and with --report the report,
+// the two series as CSV and the chart as PNG next to it.
+int run_compare_command(const game::Scenario& scenario, const std::string& scenario_path, const game::Options& options) {
+  game::Settings settings = game::settings_from(scenario);
+  settings.autofire = options.autofire;
+  const std::uint64_t seed = options.seed.value_or(scenario.seed);
+  const game::CompareResult r =
+      game::run_compare(scenario, seed, settings, options.frames.value_or(game::kDefaultHeadlessFrames));
+  std::printf("poolshot: compared %" PRIu64 " frames each, pooled vs heap: sim p50 %.3f vs %.3f ms, p99 %.3f vs %.3f ms, "
+              "max %.3f vs %.3f ms, heap allocations %" PRIu64 " vs %" PRIu64 ", state hashes %s\n",
+              r.frames, r.pooled.sim.p50, r.heap.sim.p50, r.pooled.sim.p99, r.heap.sim.p99, r.pooled.sim.max,
+              r.heap.sim.max, r.pooled.heap_allocs_total, r.heap.heap_allocs_total, r.same_game() ? "equal" : "DIFFER");
+  if (!options.report.empty()) {
+    const std::string csv = game::sibling_path(options.report, ".csv"), png = game::sibling_path(options.report, ".png");
+    nlohmann::json report = game::compare_json(r);
+    report["mode"] = "compare";
+    report["scenario"] = scenario_path;
+    report["autofire"] = options.autofire;
+    report["csv"] = csv;
+    report["chart"] = png;
+    std::string error;
+    if (!game::write_report(options.report, report, error)) {
+      std::fprintf(stderr, "poolshot: cannot write report '%s': %s\n", options.report.c_str(), error.c_str());
+      return 1;
+    }
+    if (!game::write_compare_files(r, csv, png, error)) {
+      std::fprintf(stderr, "poolshot: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  if (!r.same_game()) {
+    std::fprintf(stderr, "poolshot: pooling changed the game: the two runs ended on different state hashes\n");
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -59,12 +100,17 @@ int main(int argc, char** argv) {
                  "SDL_VIDEODRIVER=offscreen to render without a screen\n");
     return 1;
   }
+  if (options.compare) return run_compare_command(scenario, scenario_path, options);
   game::set_pacing(options.pace);
   game::Simulation sim(scenario, options.seed.value_or(scenario.seed));
   sim.settings().autofire = options.autofire;
   game::FrameSummary summary;
+  game::OverlayModel overlay;  // what the debug overlay shows at the end: for the report and --advise
   if (options.headless) {
-    summary = game::run_headless(sim, options.frames.value_or(game::kDefaultHeadlessFrames));
+    game::OverlayRecorder recorder;
+    summary = game::run_headless_recorded(sim, options.frames.value_or(game::kDefaultHeadlessFrames), recorder,
+                                          game::kDefaultWarmupFrames);
+    overlay = recorder.model(sim);
   } else {
     engine::AppConfig config;
     // No screen to show or sync to: the runtime's offscreen mode (real GL, no vsync).
@@ -76,6 +122,8 @@ int main(int argc, char** argv) {
     config.screenshot_path = options.screenshot;
     config.atlas_path = POOLSHOT_ATLAS_PATH;
     config.atlas_cell_px = game::atlas::kCellPixels;
+    config.stats_window = game::kOverlayStatsFrames;  // the overlay's longest window, 20 s
+    config.stats_events = game::kOverlayStatsEvents;
     // A run with a fixed length is a script (tests, screenshots): one step per frame and
     // ImGui's clock from the frame index, so its pictures are the same every time.
     config.deterministic_time = options.frames.has_value();
@@ -84,6 +132,7 @@ int main(int argc, char** argv) {
     const int code = app.run(game_app);  // prints its own one-line failure
     if (code != 0) return code;
     summary = game_app.summary();
+    overlay = game_app.overlay_model();
   }
 
   const game::SimStats stats = sim.stats();
@@ -103,11 +152,20 @@ int main(int argc, char** argv) {
   }
   if (!options.report.empty()) {
     std::string error;
-    const auto report = game::make_report(sim, summary, {scenario_path, options.headless});
+    const auto report = game::make_report(sim, summary, {scenario_path, options.headless, &overlay});
     if (!game::write_report(options.report, report, error)) {
       std::fprintf(stderr, "poolshot: cannot write report '%s': %s\n", options.report.c_str(), error.c_str());
       return 1;
     }
+  }
+  if (!options.advise.empty()) {
+    std::string error;
+    if (!game::write_advised_scenario(scenario_path, options.advise, overlay.advice, error)) {
+      std::fprintf(stderr, "poolshot: %s\n", error.c_str());
+      return 1;
+    }
+    std::printf("poolshot: wrote %s: the scenario with initial capacities for the peaks of this run\n",
+                options.advise.c_str());
   }
   return 0;
 }

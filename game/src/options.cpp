@@ -13,7 +13,7 @@ constexpr const char* kUsage =
     "usage: poolshot [--headless] [--frames N] [--scenario FILE] [--seed N]\n"
     "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
-    "                [--pace]\n"
+    "                [--pace] [--compare] [--advise FILE]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
     "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
     "  --scenario FILE      scenario JSON (default assets/scenarios/default.json)\n"
@@ -24,6 +24,12 @@ constexpr const char* kUsage =
     "  --autofire           the seed scripts the input: strafe, aim, always fire\n"
     "  --report FILE        write a JSON report at exit\n"
     "  --screenshot FILE    save the last rendered frame as PNG (not with --headless)\n"
+    "  --compare            with --headless: run the scenario twice from the start,\n"
+    "                       pooling on and off (same seed and input, steps interleaved),\n"
+    "                       N frames each; with --report FILE.json also writes FILE.csv\n"
+    "                       (both series) and FILE.png (chart)\n"
+    "  --advise FILE        at exit, write the scenario with the capacity advisor's\n"
+    "                       initial capacities (peak + 25 %, rounded up to 64) to FILE\n"
     "  --frame-csv FILE     write every frame's sim/render ms, heap allocations and\n"
     "                       growth flag as CSV at exit (scripts/bench charts it)\n"
     "  --pace               headless: after each step rest a ninth of its time, so a\n"
@@ -69,16 +75,17 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       inline_value = arg.substr(eq + 1);
       arg.resize(eq);
     }
-    static const std::set<std::string> switches = {"--headless", "--autofire", "--pace"};
+    static const std::set<std::string> switches = {"--headless", "--autofire", "--compare", "--pace"};
     static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
-                                                 "--storage", "--report",   "--screenshot", "--frame-csv"};
+                                                 "--storage", "--report",   "--screenshot", "--frame-csv",
+                                                 "--advise"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown flag '" + std::string(argv[i]) + "'");
     }
     if (!seen.insert(arg).second) return fail(arg + " given more than once");
     if (switches.count(arg) != 0) {
       if (inline_value) return fail(arg + " takes no value");
-      (arg == "--headless" ? o.headless : arg == "--autofire" ? o.autofire : o.pace) = true;
+      (arg == "--headless" ? o.headless : arg == "--autofire" ? o.autofire : arg == "--pace" ? o.pace : o.compare) = true;
       continue;
     }
     std::string value;
@@ -115,6 +122,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.scenario = value;
     } else if (arg == "--report") {
       o.report = value;
+    } else if (arg == "--advise") {
+      o.advise = value;
     } else if (arg == "--frame-csv") {
       o.frame_csv = value;
     } else {
@@ -124,6 +133,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
   if (o.headless && !o.screenshot.empty()) {
     return fail("--screenshot needs the renderer; it cannot be combined with --headless");
   }
+  if (o.compare && !o.headless) return fail("--compare runs without a window; add --headless");
+  if (o.compare && !o.advise.empty()) return fail("--advise needs a single run; it cannot be combined with --compare");
   result.options = o;
   return result;
 }

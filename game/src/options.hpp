@@ -2,7 +2,7 @@
 // The command line of poolshot:
 //   poolshot [--headless] [--frames N] [--scenario FILE] [--seed N] [--pooling on|off]
 //            [--storage contiguous|stable] [--autofire] [--report FILE] [--screenshot FILE]
-//            [--frame-csv FILE] [--pace]
+//            [--frame-csv FILE] [--pace] [--compare] [--advise FILE]
 // Values go as `--flag value` or `--flag=value`. A bad flag or value is a usage error:
 // main prints the reason and the usage to stderr and exits 2.
 #include <engine/pool/growth_policy.hpp>
@@ -28,6 +28,8 @@ struct Options {
   std::string screenshot;                     // PNG of the last frame (needs the renderer)
   std::string frame_csv;                      // every timed frame as CSV at exit; empty: none
   bool pace = false;                          // headless: rest a ninth of each step (real-time runs)
+  bool compare = false;                       // headless A/B: pooling on vs off, same seed and input
+  std::string advise;                         // scenario with the advisor's capacities, written at exit
 };
 
 struct ParsedOptions {

@@ -46,6 +46,7 @@ FrameSummary run_headless_recorded(Simulation& sim, std::uint64_t frames, Overla
     record_growth_events(sim, stats, recorder.growths_seen_);
     stats.end_frame();
     recorder.rates_.sample(after.frame, after.pools);
+    pace_after_step(ms);  // --pace (scripts/bench): see headless_run.hpp
   }
   return log.summary();
 }
