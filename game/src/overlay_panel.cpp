@@ -96,12 +96,34 @@ constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_SizingFixedFit | ImGuiTa
 
 // ------------------------------------------------------------------------------- window
 
+void OverlayPanel::remember(const char* label) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  for (auto& [name, rect] : items_) {
+    if (name == nullptr || std::strcmp(name, label) == 0) {
+      name = label;
+      rect = {a.x, a.y, b.x, b.y};
+      return;
+    }
+  }
+}
+
+ScreenRect OverlayPanel::item_rect(const char* label) const noexcept {
+  for (const auto& [name, rect] : items_)
+    if (name != nullptr && std::strcmp(name, label) == 0) return rect;
+  return {};
+}
+
 OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
   OverlayCommands out;
   out.csv_dir = csv_dir_;
   out.compare_frames = static_cast<std::uint64_t>(compare_frames_);
   const OverlayModel& model = frame.model;
   check_policy_request(model);
+  const auto header = [this](const char* label, bool open) {
+    const bool shown = ImGui::CollapsingHeader(label, open ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+    remember(label);
+    return shown;
+  };
 
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(display.x - kWidth - 8, 8), ImGuiCond_Always);
@@ -124,12 +146,13 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
                        frame.runtime.paused ? "  PAUSED" : "");
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());
-    if (ImGui::CollapsingHeader("Pools", ImGuiTreeNodeFlags_DefaultOpen)) draw_pools(model);
-    if (ImGui::CollapsingHeader("Frame time", ImGuiTreeNodeFlags_DefaultOpen)) draw_frame_time(model, out);
-    if (ImGui::CollapsingHeader("Memory", ImGuiTreeNodeFlags_DefaultOpen)) draw_memory(model);
-    if (ImGui::CollapsingHeader("Controls")) draw_controls(frame, out);
-    if (ImGui::CollapsingHeader("Advisor")) draw_advisor(frame, out);
-    if (ImGui::CollapsingHeader("Compare")) draw_compare(frame, out);
+    // Pools, Frame time and Memory open: what there is to see; the rest is there to change.
+    if (header("Pools", true)) draw_pools(model);
+    if (header("Frame time", true)) draw_frame_time(model, out);
+    if (header("Memory", true)) draw_memory(model);
+    if (header("Controls", false)) draw_controls(frame, out);
+    if (header("Advisor", false)) draw_advisor(frame, out);
+    if (header("Compare", false)) draw_compare(frame, out);
   }
   ImGui::End();
   ImGui::PopStyleVar();
@@ -332,6 +355,7 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   Settings s = frame.requested;
   bool changed = false;
   changed |= ImGui::Checkbox("pooling", &s.pooling);
+  remember("pooling");
   help_marker("Off: every object is its own new/delete (a std::vector<T*>), the code a pool replaces. "
               "Switching moves every live object; the game itself does not change.");
   ImGui::SameLine(0, 24);
@@ -411,12 +435,14 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   if (ImGui::Checkbox("vsync", &vsync)) out.vsync = vsync;
   ImGui::SameLine();
   if (ImGui::Button(frame.runtime.paused ? "Resume (P)" : "Pause (P)")) out.toggle_pause = true;
+  remember("Pause");
   ImGui::SameLine();
   ImGui::BeginDisabled(!frame.runtime.paused);
   if (ImGui::Button("Step (N)")) out.single_step = true;
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("Reset statistics")) out.reset_stats = true;
+  remember("Reset statistics");
   help_marker("Clears the frame-time window, its markers and the per-second rates. Peaks and growth "
               "counts are the pools' own and cover the whole run.");
 }
@@ -452,7 +478,9 @@ void OverlayPanel::draw_advisor(const OverlayFrame& frame, OverlayCommands& out)
   }
   const bool any = std::any_of(model.advice.begin(), model.advice.end(), [](const CapacityAdvice& a) { return a.changes_anything(); });
   ImGui::BeginDisabled(!any);
-  if (ImGui::Button("Apply suggestions")) {
+  const bool apply = ImGui::Button("Apply suggestions");
+  remember("Apply suggestions");
+  if (apply) {
     Settings s = frame.requested;
     apply_advice(s, model.advice);
     out.settings = s;
@@ -483,8 +511,9 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
   ImGui::SameLine();
   if (running) {
     if (ImGui::Button("Cancel")) out.cancel_compare = true;
-  } else if (ImGui::Button("Run A/B")) {
-    out.start_compare = true;
+  } else {
+    if (ImGui::Button("Run A/B")) out.start_compare = true;
+    remember("Run A/B");
   }
   help_marker("Runs the scenario from the start with the current settings twice, pooling on and pooling off, "
               "same seed and input, steps interleaved, each step timed. The game's own frame times include "

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace game {
@@ -60,6 +61,9 @@ class OverlayPanel {
   void set_message(std::string message) { message_ = std::move(message); }
   ScreenRect graph_rect() const noexcept { return graph_rect_; }     // last frame-time graph (tests)
   ScreenRect panel_rect() const noexcept { return panel_rect_; }
+  // Where a widget was drawn last, by label: the section headers, "pooling", "Pause",
+  // "Reset statistics", "Apply suggestions", "Run A/B". Empty if not drawn. Tests click there.
+  ScreenRect item_rect(const char* label) const noexcept;
 
  private:
   void draw_warnings(const OverlayModel& model);
@@ -71,6 +75,7 @@ class OverlayPanel {
   void draw_advisor(const OverlayFrame& frame, OverlayCommands& out);
   void draw_compare(const OverlayFrame& frame, OverlayCommands& out);
   void check_policy_request(const OverlayModel& model);
+  void remember(const char* label);  // the last item's rect under `label` (a string literal)
 
   OverlayViewOptions view_;
   bool stacked_ = true;
@@ -83,6 +88,7 @@ class OverlayPanel {
   int compare_frames_ = 600;
   std::string message_;
   ScreenRect graph_rect_, panel_rect_;
+  std::array<std::pair<const char*, ScreenRect>, 12> items_{};
 };
 
 }  // namespace game

@@ -1,0 +1,179 @@
+// The overlay's controls, clicked: an offscreen run of the real game where scripted mouse
+// events (as a real pointer sends them) open sections and press the panel's widgets. The
+// pooling checkbox switches the simulation to the heap, Pause stops the steps and resumes
+// them, "Apply suggestions" puts the advisor's capacities in force; a click on the panel
+// never fires the ship's gun, a click beside it does.
+#include "atlas_cells.hpp"
+#include "game_app.hpp"
+#include "headless_run.hpp"
+#include "overlay_recorder.hpp"
+#include "test_support.hpp"
+
+#include <engine/application.hpp>
+
+#include <SDL.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+namespace game {
+namespace {
+
+// GameApp with a script run at the start of every render (events pushed there are read at
+// the start of the next frame) and a fixed number of rendered frames.
+class ScriptedGameApp : public GameApp {
+ public:
+  using GameApp::GameApp;
+  std::function<void(int frame)> script;
+  int frames_to_render = 0;
+  int rendered = 0;
+  void render(engine::RenderContext& context) override {
+    if (script) script(rendered);
+    ++rendered;
+    GameApp::render(context);
+  }
+  bool wants_quit() const override { return rendered >= frames_to_render; }
+};
+
+struct Harness {
+  explicit Harness(const char* scenario, bool autofire) : sim(test::repo_scenario(scenario), 1) {
+    setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    sim.settings().autofire = autofire;
+    engine::AppConfig config;
+    config.mode = engine::RunMode::offscreen;
+    config.max_frames = -1;             // the script decides when to stop
+    config.deterministic_time = true;   // one step per frame
+    config.atlas_path = POOLSHOT_ATLAS_PATH;
+    config.atlas_cell_px = atlas::kCellPixels;
+    config.stats_window = kOverlayStatsFrames;
+    config.stats_events = kOverlayStatsEvents;
+    app = std::make_unique<engine::Application>(config);
+    init = app->init();
+    game = std::make_unique<ScriptedGameApp>(sim, *app, kDefaultWarmupFrames);
+  }
+  void push(Uint32 type, float x, float y) {
+    SDL_Event e{};
+    e.type = type;
+    const Uint32 window = SDL_GetWindowID(app->window().sdl_window());
+    if (type == SDL_MOUSEMOTION) {
+      e.motion.windowID = window;
+      e.motion.x = static_cast<Sint32>(x);
+      e.motion.y = static_cast<Sint32>(y);
+    } else {
+      e.button.windowID = window;
+      e.button.button = SDL_BUTTON_LEFT;
+      e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
+      e.button.x = static_cast<Sint32>(x);
+      e.button.y = static_cast<Sint32>(y);
+    }
+    SDL_PushEvent(&e);
+  }
+  // The pointer moves onto the widget at `frame`, presses at frame + 3 (ImGui sees the hover
+  // first, as with a real mouse), releases at frame + 4.
+  void click_at(int now, int frame, float x, float y) {
+    if (now == frame) push(SDL_MOUSEMOTION, x, y);
+    if (now == frame + 3) push(SDL_MOUSEBUTTONDOWN, x, y);
+    if (now == frame + 4) push(SDL_MOUSEBUTTONUP, x, y);
+  }
+  void click_on(int now, int frame, const char* label) {
+    const ScreenRect r = game->panel().item_rect(label);
+    if (now >= frame && now <= frame + 4) {
+      ASSERT_FALSE(r.empty()) << label << " not drawn at frame " << now;
+    }
+    click_at(now, frame, (r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
+  }
+  // Pools, Frame time and Memory start open and fill the panel: fold them (frames 2..18).
+  void fold_the_open_sections(int now) {
+    click_on(now, 2, "Pools");
+    click_on(now, 8, "Frame time");
+    click_on(now, 14, "Memory");
+  }
+  int run(int frames) {
+    game->frames_to_render = frames;
+    return app->run(*game);
+  }
+
+  Simulation sim;
+  std::unique_ptr<engine::Application> app;
+  engine::Status init;
+  std::unique_ptr<ScriptedGameApp> game;
+};
+
+#define SKIP_WITHOUT_GL(h) \
+  if (!(h).init) GTEST_SKIP() << "no offscreen GL here: " << (h).init.message()
+
+TEST(OverlayControls, PoolingCheckboxAndPauseButtonWork) {
+  Harness h("default.json", true);
+  SKIP_WITHOUT_GL(h);
+  std::uint64_t step_at_pause = 0, step_while_paused = 0;
+  h.game->script = [&](int f) {
+    h.fold_the_open_sections(f);    // room for the sections below
+    h.click_on(f, 22, "Controls");  // opens the section
+    h.click_on(f, 30, "pooling");   // off
+    h.click_on(f, 38, "Pause");
+    if (f == 46) step_at_pause = h.sim.frame();
+    if (f == 54) step_while_paused = h.sim.frame();
+    h.click_on(f, 56, "Pause");     // now labelled Resume, same place
+  };
+  ASSERT_EQ(h.run(78), 0);
+  EXPECT_FALSE(h.sim.applied_settings().pooling) << "the checkbox reached Settings and the step applied it";
+  EXPECT_FALSE(h.sim.stats().pools[0].pooled);
+  EXPECT_GT(step_at_pause, 30u);
+  EXPECT_EQ(step_while_paused, step_at_pause) << "paused: no steps";
+  EXPECT_FALSE(h.app->paused());
+  EXPECT_GT(h.sim.frame(), step_while_paused + 10) << "resumed";
+  // With pooling off, every spawn is a new: the overlay's allocation count shows it.
+  const OverlayModel m = h.game->overlay_model();
+  EXPECT_FALSE(m.pooling);
+  EXPECT_GT(m.window.allocations_total, 0u);
+}
+
+TEST(OverlayControls, ApplySuggestionsPutsTheAdvisorsCapacitiesInForce) {
+  Harness h("pressure.json", true);
+  SKIP_WITHOUT_GL(h);
+  // The advice the panel shows around the click (peaks move while explosions go off): the
+  // button applies the one of the frame its release lands in.
+  std::vector<CapacityAdvices> shown;
+  h.game->script = [&](int f) {
+    h.fold_the_open_sections(f);
+    h.click_on(f, 60, "Advisor");
+    h.click_on(f, 70, "Apply suggestions");
+    if (f >= 72 && f <= 78) shown.push_back(h.game->overlay_model().advice);
+  };
+  ASSERT_EQ(h.run(80), 0);
+  const Settings& applied = h.sim.applied_settings();
+  const SimStats stats = h.sim.stats();
+  const auto in_force = [&](const CapacityAdvices& advice) {
+    for (std::size_t i = 0; i < kPoolCount; ++i)
+      if (applied.pools[i].initial_capacity != advice[i].suggested_initial) return false;
+    return true;
+  };
+  ASSERT_TRUE(std::any_of(shown.begin(), shown.end(), in_force)) << "bullets now start at " << applied.pools[0].initial_capacity;
+  const Scenario original = test::repo_scenario("pressure.json");
+  for (std::size_t i = 0; i < kPoolCount; ++i) {
+    EXPECT_NE(applied.pools[i].initial_capacity, original.pools[i].initial_capacity) << i << ": pressure.json starts small";
+    EXPECT_GE(stats.pools[i].capacity, applied.pools[i].initial_capacity) << i << ": reserved at once";
+  }
+}
+
+TEST(OverlayControls, AClickOnThePanelNeverFiresAClickBesideItDoes) {
+  Harness h("default.json", false);  // the ship fires only when told
+  SKIP_WITHOUT_GL(h);
+  std::uint64_t spawns_after_panel_click = ~0ull;
+  h.game->script = [&](int f) {
+    const ScreenRect p = h.game->panel().panel_rect();
+    if (f >= 2) h.click_at(f, 2, p.x0 + 40, p.y1 - 8);  // empty panel area near its bottom
+    if (f == 12) spawns_after_panel_click = h.sim.stats().pools[0].spawns;
+    h.click_at(f, 14, 300, 400);                        // the playfield
+  };
+  ASSERT_EQ(h.run(30), 0);
+  EXPECT_EQ(spawns_after_panel_click, 0u) << "ImGui kept the click on its panel";
+  EXPECT_GT(h.sim.stats().pools[0].spawns, 0u) << "the click beside the panel fired";
+}
+
+}  // namespace
+}  // namespace game
