@@ -30,7 +30,7 @@ constexpr Glyph kFont[] = {
     {'A', ".#.#.#####.##.#"},  {'B', "##.#.###.#.###."}, {'D', "##.#.##.##.###."}, {'E', "####..##.#..###"},
     {'F', "####..##.#..#.."}, {'G', ".###..#.##.#.##"}, {'H', "#.##.#####.##.#"},  {'L', "#..#..#..#..###"},
     {'M', "#.########.##.#"}, {'O', ".#.#.##.##.#.#."}, {'P', "####.#####..#.."}, {'R', "##.#.###.#.##.#"},
-    {'S', ".###...#...###."}, {'T', "###.#..#..#..#."}, {'U', "#.##.##.##.####"}, {'/', "..#..#.#.#..#.."},
+    {'S', ".###...#...###."}, {'T', "###.#..#..#..#."}, {'U', "#.##.##.##.####"}, {'/', "..#..#.#.#..#.."}, {'X', "#.##.#.#.#.##.#"},
 };
 
 class Canvas {
@@ -123,6 +123,9 @@ engine::Image draw_compare_chart(const CompareResult& result, int width, int hei
   float top = 0;
   for (const float v : a) top = std::max(top, v);
   for (const float v : b) top = std::max(top, v);
+  // A lone hitch (preemption, a page-in) may not flatten both lines: past 1.5 x the larger
+  // p99 the lines run off the top, clipped; the legend gives each run's max.
+  if (result.done) top = std::min(top, static_cast<float>(std::max(result.pooled.sim.p99, result.heap.sim.p99) * 1.5));
   const double y_step = nice_step(std::max(0.05, static_cast<double>(top) * 1.1) / 5);
   const double y_max = y_step * std::ceil(std::max(0.05, static_cast<double>(top) * 1.1) / y_step);
   const int plot_w = plot.x1 - plot.x0, plot_h = plot.y1 - plot.y0;
@@ -133,7 +136,7 @@ engine::Image draw_compare_chart(const CompareResult& result, int width, int hei
     return plot.x0 + (n > 1 ? static_cast<int>(std::lround(static_cast<double>(i) * plot_w / static_cast<double>(n - 1))) : 0);
   };
 
-  char label[64];
+  char label[96];
   for (double ms = 0; ms <= y_max + y_step * 0.01; ms += y_step) {  // horizontal grid, ms labels
     const int y = y_of(ms);
     canvas.line(plot.x0, y, plot.x1, y, kGrid);
@@ -171,10 +174,11 @@ engine::Image draw_compare_chart(const CompareResult& result, int width, int hei
   for (const CompareSeries* s : {&result.pooled, &result.heap}) {
     const std::uint32_t colour = s == &result.pooled ? chart_colors::pooled : chart_colors::heap;
     canvas.fill(x, plot.y0 - 24, x + 14, plot.y0 - 14, colour);
-    char p50[16], p99[16];
+    char p50[16], p99[16], max[16];
     number(p50, sizeof p50, s->sim.p50);
     number(p99, sizeof p99, s->sim.p99);
-    std::snprintf(label, sizeof label, "%s P50 %s P99 %s MS", s->pooling ? "POOLED" : "HEAP", p50, p99);
+    number(max, sizeof max, s->sim.max);
+    std::snprintf(label, sizeof label, "%s P50 %s P99 %s MAX %s MS", s->pooling ? "POOLED" : "HEAP", p50, p99, max);
     x = canvas.text(x + 22, plot.y0 - 24, label, kText) + 40;
   }
   return canvas.take();

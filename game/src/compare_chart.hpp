@@ -2,7 +2,8 @@
 // game::draw_compare_chart: the A/B comparison as a picture, drawn straight into an RGBA
 // buffer (no plotting library): axes with millisecond and frame ticks, the 16.7 ms budget
 // line when it is in range, the heap run's per-step times in orange and the pooled run's
-// in green on top, and a legend with each run's p50 / p99. Labels use a built-in 3x5 font.
+// in green on top, and a legend with each run's p50 / p99 / max (a lone hitch above 1.5 x
+// p99 runs off the top). Labels use a built-in 3x5 font.
 #include "compare_run.hpp"
 
 #include <engine/image.hpp>

@@ -133,11 +133,16 @@ void frame_tooltip(const FrameWindow& w, const Plot& plot, std::size_t columns) 
 }  // namespace
 
 ScreenRect draw_frame_graph(const FrameWindow& w, bool stacked, float height, std::vector<ImVec2>& pts) {
-  const double top_ms = static_cast<double>(stacked ? w.total.max : std::max(w.sim.max, w.render.max));
+  // The scale follows the window's max, but a lone hitch (a debugger, a page-in) may not
+  // flatten everything else: past 1.5 x p99 (and 2 budgets) it runs off the top, clipped,
+  // and the table below gives its height.
+  const Percentiles& shown = stacked ? w.total : (w.sim.max > w.render.max ? w.sim : w.render);
+  const double cap = std::max(shown.p99 * 1.5, w.budget_ms * 2);
+  const double y_max = std::max(w.budget_ms * 1.25, std::min(shown.max, cap) * 1.08);
   ScreenRect box;
   const float avail = std::max(60.0f, ImGui::GetContentRegionAvail().x) - 36;
   const std::size_t columns = std::min<std::size_t>(w.rows.size(), static_cast<std::size_t>(std::max(2.0f, avail)));
-  Plot plot = begin_box("##frame_graph", height, std::max(w.budget_ms * 1.25, top_ms * 1.08), columns, box);
+  Plot plot = begin_box("##frame_graph", height, y_max, columns, box);
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   if (columns < 2) {
@@ -185,6 +190,9 @@ ScreenRect draw_compare_graph(const CompareResult& r, float height, double budge
   float top = 0;
   for (const float v : r.pooled.sim_ms) top = std::max(top, v);
   for (const float v : r.heap.sim_ms) top = std::max(top, v);
+  // As on the frame graph: once both runs are done, a lone hitch runs off the top instead
+  // of flattening both lines (the table gives its height).
+  if (r.done) top = std::min(top, static_cast<float>(std::max(r.pooled.sim.p99, r.heap.sim.p99) * 1.5));
   ScreenRect box;
   const float avail = std::max(60.0f, ImGui::GetContentRegionAvail().x) - 36;
   const std::size_t slots = std::max<std::size_t>(2, static_cast<std::size_t>(r.frames));

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 
 namespace game {
 
@@ -47,17 +48,31 @@ struct Bytes {
   char text[16];
   explicit Bytes(std::size_t bytes) {
     const auto b = static_cast<double>(bytes);
-    if (b < 1024) {
-      std::snprintf(text, sizeof text, "%.0f B", b);
-    } else if (b < 1024.0 * 1024) {
-      std::snprintf(text, sizeof text, "%.1f KiB", b / 1024);
-    } else if (b < 1024.0 * 1024 * 1024) {
-      std::snprintf(text, sizeof text, "%.1f MiB", b / (1024.0 * 1024));
-    } else {
-      std::snprintf(text, sizeof text, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+    // At most 8 characters: one decimal below 100, none above.
+    const char* unit = "B";
+    double v = b;
+    for (const char* next : {"KiB", "MiB", "GiB"}) {
+      if (v < 1024) break;
+      v /= 1024;
+      unit = next;
     }
+    std::snprintf(text, sizeof text, v < 100 && unit[0] != 'B' ? "%.1f %s" : "%.0f %s", v, unit);
   }
 };
+
+// Column headers with fixed widths in pixels (0: takes what is left), so a number that
+// gains a digit never makes the columns beside it jump from one frame to the next.
+struct Column {
+  const char* name;
+  float width;
+};
+void columns(std::initializer_list<Column> list) {
+  for (const Column& c : list) {
+    ImGui::TableSetupColumn(c.name, c.width > 0 ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch,
+                            c.width);
+  }
+  ImGui::TableHeadersRow();
+}
 
 void cell(const char* text) {
   ImGui::TableNextColumn();
@@ -174,10 +189,8 @@ void OverlayPanel::draw_warnings(const OverlayModel& model) {
 
 void OverlayPanel::draw_pools(const OverlayModel& model) {
   if (ImGui::BeginTable("pools", 8, kTableFlags)) {
-    ImGui::TableSetupColumn("pool");
-    ImGui::TableSetupColumn("live / capacity", ImGuiTableColumnFlags_WidthFixed, 118);
-    for (const char* h : {"free", "peak", "held", "in/s", "out/s", "grew"}) ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
+    columns({{"pool", 70}, {"live / capacity", 0}, {"free", 36}, {"peak", 36}, {"held", 56}, {"in/s", 36},
+             {"out/s", 36}, {"grew", 28}});
     for (const PoolView& p : model.pools) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -223,8 +236,7 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
   const ImGuiTableFlags flags = kTableFlags | ImGuiTableFlags_ScrollY;
   if (ImGui::BeginTable("growth", 6, flags, ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * rows_visible))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* h : {"step", "pool", "capacity", "bytes", "time", "moved"}) ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
+    columns({{"step", 42}, {"pool", 70}, {"capacity", 0}, {"bytes", 56}, {"time", 56}, {"moved", 44}});
     // Newest first: the growth that just happened is the one to explain.
     for (std::size_t k = model.growth_log.size(); k-- > 0;) {
       const GrowthRow& g = model.growth_log[k];
@@ -240,7 +252,7 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
       ImGui::Text("%.0f us", g.microseconds);
       ImGui::TableNextColumn();
       if (g.relocated) {
-        ImGui::Text("%zu moved", g.relocated_objects);
+        ImGui::Text("%zu", g.relocated_objects);
       } else {
         ImGui::TextColored(kDim, "no");
       }
@@ -272,8 +284,7 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
   graph_rect_ = draw_frame_graph(w, stacked_, 104, points_scratch_);
 
   if (ImGui::BeginTable("percentiles", 5, kTableFlags)) {
-    for (const char* h : {"ms", "p50", "p99", "max", ""}) ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
+    columns({{"ms", 76}, {"p50", 48}, {"p99", 48}, {"max", 48}, {"", 0}});
     const auto row = [](const char* name, std::uint32_t colour, const Percentiles& p, const char* note) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -370,8 +381,7 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   if (!pool_edits_) pool_edits_ = frame.requested.pools;
   auto& edits = *pool_edits_;
   if (ImGui::BeginTable("policies", 5, kTableFlags)) {
-    for (const char* h : {"pool", "growth", "step", "initial", "max"}) ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
+    columns({{"pool", 70}, {"growth", 72}, {"step", 82}, {"initial", 92}, {"max", 0}});
     for (std::size_t i = 0; i < kPoolCount; ++i) {
       PoolConfig& c = edits[i];
       ImGui::PushID(static_cast<int>(i));
@@ -457,8 +467,7 @@ void OverlayPanel::draw_advisor(const OverlayFrame& frame, OverlayCommands& out)
     view_.advisor.margin = static_cast<double>(margin) / 100.0;
   }
   if (ImGui::BeginTable("advice", 6, kTableFlags)) {
-    for (const char* h : {"pool", "peak", "+ margin", "suggested", "initial now", "grew"}) ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
+    columns({{"pool", 70}, {"peak", 56}, {"+ margin", 60}, {"suggested", 90}, {"initial now", 80}, {"grew", 0}});
     for (const CapacityAdvice& a : model.advice) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -527,8 +536,7 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
   draw_compare_graph(r, 100, view_.budget_ms, points_scratch_);
   if (!r.done) return;
   if (ImGui::BeginTable("ab", 6, kTableFlags)) {
-    for (const char* h : {"sim ms", "p50", "p99", "max", "allocs", "growths"}) ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
+    columns({{"sim ms", 76}, {"p50", 56}, {"p99", 56}, {"max", 56}, {"allocs", 56}, {"growths", 0}});
     for (const CompareSeries* s : {&r.pooled, &r.heap}) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
