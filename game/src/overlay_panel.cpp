@@ -1,95 +1,19 @@
 #include "overlay_panel.hpp"
 
+#include "overlay_widgets.hpp"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <initializer_list>
 
 namespace game {
 
 namespace {
 
 using namespace overlay_colors;
-
-static_assert(sizeof(std::size_t) == sizeof(std::uint64_t), "pool sizes are edited as ImGuiDataType_U64");
-
-const ImVec4 kGood(0.45f, 0.9f, 0.55f, 1.0f);
-const ImVec4 kBad(1.0f, 0.42f, 0.38f, 1.0f);
-const ImVec4 kDim(0.62f, 0.64f, 0.70f, 1.0f);
-
-const char* short_name(PoolId id) {
-  switch (id) {
-    case PoolId::bullets: return "bullets";
-    case PoolId::enemy_bullets: return "enemy fire";
-    case PoolId::particles: return "particles";
-    case PoolId::enemies: return "enemies";
-  }
-  return "?";
-}
-
-// 1234 -> "1234", 12345 -> "12.3k", 1234567 -> "1.23M": columns stay narrow.
-struct Compact {
-  char text[16];
-  explicit Compact(double v) {
-    if (v < 10000) {
-      std::snprintf(text, sizeof text, "%.0f", v);
-    } else if (v < 1e6) {
-      std::snprintf(text, sizeof text, "%.1fk", v / 1e3);
-    } else {
-      std::snprintf(text, sizeof text, "%.2fM", v / 1e6);
-    }
-  }
-  explicit Compact(std::uint64_t v) : Compact(static_cast<double>(v)) {}
-};
-
-struct Bytes {
-  char text[16];
-  explicit Bytes(std::size_t bytes) {
-    const auto b = static_cast<double>(bytes);
-    // At most 8 characters: one decimal below 100, none above.
-    const char* unit = "B";
-    double v = b;
-    for (const char* next : {"KiB", "MiB", "GiB"}) {
-      if (v < 1024) break;
-      v /= 1024;
-      unit = next;
-    }
-    std::snprintf(text, sizeof text, v < 100 && unit[0] != 'B' ? "%.1f %s" : "%.0f %s", v, unit);
-  }
-};
-
-// Column headers with fixed widths in pixels (0: takes what is left), so a number that
-// gains a digit never makes the columns beside it jump from one frame to the next.
-struct Column {
-  const char* name;
-  float width;
-};
-void columns(std::initializer_list<Column> list) {
-  for (const Column& c : list) {
-    ImGui::TableSetupColumn(c.name, c.width > 0 ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch,
-                            c.width);
-  }
-  ImGui::TableHeadersRow();
-}
-
-void cell(const char* text) {
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(text);
-}
-
-void help_marker(const char* text) {
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-}
+using namespace overlay_widgets;
 
 void pool_tooltip(const PoolView& p) {
   ImGui::BeginTooltip();
@@ -103,9 +27,6 @@ void pool_tooltip(const PoolView& p) {
   if (p.growth_step != 0) ImGui::Text("growth step %zu", p.growth_step);
   ImGui::EndTooltip();
 }
-
-constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
-                                        ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoPadOuterX;
 
 }  // namespace
 
@@ -338,230 +259,6 @@ void OverlayPanel::draw_memory(const OverlayModel& model) {
   ImGui::SameLine();
   ImGui::TextColored(kDim, "| draw calls %u, sprites %s per frame", model.latest.draw_calls,
                      Compact(static_cast<double>(model.latest.sprites)).text);
-}
-
-// ----------------------------------------------------------------------------- controls
-
-void OverlayPanel::check_policy_request(const OverlayModel& model) {
-  // The simulation writes back what it accepted at its next step; a refused policy (max
-  // capacity below what the pool already holds) comes back unchanged.
-  if (!policy_request_ || model.sim_step <= policy_request_step_) return;
-  for (const PoolView& p : model.pools) {
-    const PoolConfig& want = (*policy_request_)[static_cast<std::size_t>(p.id)];
-    if (want.max_capacity != p.max_capacity || want.initial_capacity != p.initial_capacity ||
-        want.growth_step != p.growth_step) {
-      char text[192];
-      std::snprintf(text, sizeof text, "%s: policy refused (max capacity %zu is below the %zu slots it holds)",
-                    pool_name(p.id), want.max_capacity, p.capacity);
-      message_ = text;
-      policy_request_.reset();
-      return;
-    }
-  }
-  message_ = "pool policies applied";
-  policy_request_.reset();
-}
-
-void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out) {
-  Settings s = frame.requested;
-  bool changed = false;
-  changed |= ImGui::Checkbox("pooling", &s.pooling);
-  remember("pooling");
-  help_marker("Off: every object is its own new/delete (a std::vector<T*>), the code a pool replaces. "
-              "Switching moves every live object; the game itself does not change.");
-  ImGui::SameLine(0, 24);
-  int storage = s.storage == engine::StorageMode::stable ? 1 : 0;
-  changed |= ImGui::RadioButton("contiguous", &storage, 0);
-  ImGui::SameLine();
-  changed |= ImGui::RadioButton("stable pages", &storage, 1);
-  s.storage = storage == 1 ? engine::StorageMode::stable : engine::StorageMode::contiguous;
-
-  // Pool policies: edited here, applied together with one click (a half-typed number must
-  // not resize a pool).
-  if (!pool_edits_) pool_edits_ = frame.requested.pools;
-  auto& edits = *pool_edits_;
-  if (ImGui::BeginTable("policies", 5, kTableFlags)) {
-    columns({{"pool", 70}, {"growth", 72}, {"step", 82}, {"initial", 92}, {"max", 0}});
-    for (std::size_t i = 0; i < kPoolCount; ++i) {
-      PoolConfig& c = edits[i];
-      ImGui::PushID(static_cast<int>(i));
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(vec(pool(static_cast<PoolId>(i))), "%s", short_name(static_cast<PoolId>(i)));
-      ImGui::TableNextColumn();
-      int mode = c.growth_step == 0 ? 0 : 1;
-      ImGui::SetNextItemWidth(70);
-      if (ImGui::Combo("##growth", &mode, "double\0step\0")) c.growth_step = mode == 0 ? 0 : std::max<std::size_t>(c.initial_capacity, 64);
-      ImGui::TableNextColumn();
-      ImGui::BeginDisabled(c.growth_step == 0);
-      ImGui::SetNextItemWidth(80);
-      ImGui::InputScalar("##step", ImGuiDataType_U64, &c.growth_step);
-      ImGui::EndDisabled();
-      ImGui::TableNextColumn();
-      ImGui::SetNextItemWidth(90);
-      ImGui::InputScalar("##initial", ImGuiDataType_U64, &c.initial_capacity);
-      ImGui::TableNextColumn();
-      ImGui::SetNextItemWidth(90);
-      ImGui::InputScalar("##max", ImGuiDataType_U64, &c.max_capacity);
-      ImGui::PopID();
-    }
-    ImGui::EndTable();
-  }
-  bool edited = false;
-  for (std::size_t i = 0; i < kPoolCount; ++i) {
-    const PoolConfig& a = edits[i];
-    const PoolConfig& b = frame.requested.pools[i];
-    edited |= a.initial_capacity != b.initial_capacity || a.growth_step != b.growth_step || a.max_capacity != b.max_capacity;
-  }
-  ImGui::BeginDisabled(!edited);
-  if (ImGui::Button("Apply policies")) {
-    s.pools = edits;
-    changed = true;
-    policy_request_ = edits;
-    policy_request_step_ = frame.model.sim_step;
-  }
-  ImGui::SameLine();
-  if (ImGui::Button("Revert")) pool_edits_.reset();
-  ImGui::EndDisabled();
-  help_marker("A bigger initial capacity is reserved at once; a max capacity below the slots a pool already "
-              "holds is refused. At max capacity a pool refuses spawns: the guns stop, the game goes on.");
-
-  ImGui::Separator();
-  ImGui::TextColored(kDim, "stress");
-  changed |= ImGui::Checkbox("autofire", &s.autofire);
-  help_marker("The seed drives the ship: strafe, aim, always fire. Same seed, same game.");
-  ImGui::SameLine(0, 24);
-  ImGui::SetNextItemWidth(170);
-  changed |= ImGui::SliderFloat("fire rate x", &s.stress, 0.1f, 100.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
-  ImGui::SetNextItemWidth(150);
-  changed |= ImGui::SliderInt("particles/explosion", &s.particles_per_explosion, 0, 5000, "%d", ImGuiSliderFlags_Logarithmic);
-  ImGui::SetNextItemWidth(150);
-  changed |= ImGui::SliderFloat("enemy density", &s.enemy_density, 0.0f, 10.0f, "%.1f");
-  if (changed) out.settings = s;
-
-  ImGui::Separator();
-  ImGui::TextColored(kDim, "runtime");
-  bool vsync = frame.runtime.vsync;
-  if (ImGui::Checkbox("vsync", &vsync)) out.vsync = vsync;
-  ImGui::SameLine();
-  if (ImGui::Button(frame.runtime.paused ? "Resume (P)" : "Pause (P)")) out.toggle_pause = true;
-  remember("Pause");
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!frame.runtime.paused);
-  if (ImGui::Button("Step (N)")) out.single_step = true;
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (ImGui::Button("Reset statistics")) out.reset_stats = true;
-  remember("Reset statistics");
-  help_marker("Clears the frame-time window, its markers and the per-second rates. Peaks and growth "
-              "counts are the pools' own and cover the whole run.");
-}
-
-// ------------------------------------------------------------------------------ advisor
-
-void OverlayPanel::draw_advisor(const OverlayFrame& frame, OverlayCommands& out) {
-  const OverlayModel& model = frame.model;
-  float margin = static_cast<float>(view_.advisor.margin * 100.0);
-  ImGui::SetNextItemWidth(160);
-  if (ImGui::SliderFloat("margin over the peak", &margin, 0.0f, 100.0f, "%.0f %%", ImGuiSliderFlags_AlwaysClamp)) {
-    view_.advisor.margin = static_cast<double>(margin) / 100.0;
-  }
-  if (ImGui::BeginTable("advice", 6, kTableFlags)) {
-    columns({{"pool", 70}, {"peak", 56}, {"+ margin", 60}, {"suggested", 90}, {"initial now", 80}, {"grew", 0}});
-    for (const CapacityAdvice& a : model.advice) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(vec(pool(a.pool)), "%s", short_name(a.pool));
-      ImGui::TableNextColumn();
-      ImGui::Text("%zu", a.peak_live);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.0f", std::ceil(static_cast<double>(a.peak_live) * view_.advisor.margin));
-      ImGui::TableNextColumn();
-      ImGui::TextColored(a.changes_anything() ? kGood : kDim, "%zu%s", a.suggested_initial, a.clamped_to_max ? " (max)" : "");
-      ImGui::TableNextColumn();
-      ImGui::Text("%zu", a.current_initial);
-      ImGui::TableNextColumn();
-      ImGui::Text("%" PRIu64, a.growth_events);
-    }
-    ImGui::EndTable();
-  }
-  const bool any = std::any_of(model.advice.begin(), model.advice.end(), [](const CapacityAdvice& a) { return a.changes_anything(); });
-  ImGui::BeginDisabled(!any);
-  const bool apply = ImGui::Button("Apply suggestions");
-  remember("Apply suggestions");
-  if (apply) {
-    Settings s = frame.requested;
-    apply_advice(s, model.advice);
-    out.settings = s;
-    policy_request_ = s.pools;
-    policy_request_step_ = model.sim_step;
-    pool_edits_.reset();
-  }
-  ImGui::EndDisabled();
-  help_marker("Suggested initial capacity = peak live * (1 + margin), rounded up to 64. Applying reserves it "
-              "at the next step (one last growth, now); a run like this one then never grows again. "
-              "poolshot --advise FILE writes the same numbers into a scenario file.");
-  for (const CapacityAdvice& a : model.advice) {
-    if (a.refused_spawns > 0) {
-      ImGui::TextColored(kBad, "%s refused %" PRIu64 " spawns: raise its max capacity, not its start size", pool_name(a.pool),
-                         a.refused_spawns);
-    }
-  }
-}
-
-// ------------------------------------------------------------------------------ compare
-
-void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out) {
-  const CompareRun* run = frame.compare;
-  const bool running = run && !run->done();
-  ImGui::SetNextItemWidth(160);
-  ImGui::SliderInt("frames each", &compare_frames_, 60, 3600, "%d", ImGuiSliderFlags_AlwaysClamp);
-  out.compare_frames = static_cast<std::uint64_t>(compare_frames_);
-  ImGui::SameLine();
-  if (running) {
-    if (ImGui::Button("Cancel")) out.cancel_compare = true;
-  } else {
-    if (ImGui::Button("Run A/B")) out.start_compare = true;
-    remember("Run A/B");
-  }
-  help_marker("Runs the scenario from the start with the current settings twice, pooling on and pooling off, "
-              "same seed and input, steps interleaved, each step timed. The game's own frame times include "
-              "this work while it runs. Headless: poolshot --headless --compare --report FILE.");
-  if (!run) {
-    ImGui::TextColored(kDim, "no comparison yet");
-    return;
-  }
-  if (running) ImGui::ProgressBar(static_cast<float>(run->progress()), ImVec2(-1, 0));
-  const CompareResult& r = run->result();
-  draw_compare_graph(r, 100, view_.budget_ms, points_scratch_);
-  if (!r.done) return;
-  if (ImGui::BeginTable("ab", 6, kTableFlags)) {
-    columns({{"sim ms", 76}, {"p50", 56}, {"p99", 56}, {"max", 56}, {"allocs", 56}, {"growths", 0}});
-    for (const CompareSeries* s : {&r.pooled, &r.heap}) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(vec(s->pooling ? pooled : heap), "%s", s->pooling ? "pooled" : "heap");
-      for (const double v : {s->sim.p50, s->sim.p99, s->sim.max}) {
-        ImGui::TableNextColumn();
-        ImGui::Text("%.3f", v);
-      }
-      cell(Compact(s->heap_allocs_total).text);
-      ImGui::TableNextColumn();
-      ImGui::Text("%" PRIu64, s->growth_events);
-    }
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextColored(kDim, "heap/pooled");
-    for (const auto& [h, p] : {std::pair{r.heap.sim.p50, r.pooled.sim.p50}, std::pair{r.heap.sim.p99, r.pooled.sim.p99},
-                               std::pair{r.heap.sim.max, r.pooled.sim.max}}) {
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2fx", compare_ratio(h, p));
-    }
-    ImGui::EndTable();
-  }
-  ImGui::TextColored(r.same_game() ? kGood : kBad, r.same_game() ? "same game: both runs end on the same state hash"
-                                                                 : "DIFFERENT GAMES: state hashes differ (a bug)");
-  if (ImGui::Button("Export A/B CSV + PNG")) out.export_compare = true;
 }
 
 }  // namespace game

@@ -1,0 +1,95 @@
+#pragma once
+// Small ImGui helpers the overlay panel's sections share: colours for good and bad news,
+// numbers that fit narrow columns, fixed-width table headers, the "(?)" help marker.
+// Internal to the panel (overlay_panel*.cpp).
+#include "scenario.hpp"
+
+#include <imgui.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <initializer_list>
+
+namespace game::overlay_widgets {
+
+inline const ImVec4 kGood(0.45f, 0.9f, 0.55f, 1.0f);  // zero allocations, pooling on
+inline const ImVec4 kBad(1.0f, 0.42f, 0.38f, 1.0f);   // refusals, allocations, pooling off
+inline const ImVec4 kDim(0.62f, 0.64f, 0.70f, 1.0f);  // notes
+
+inline const char* short_name(PoolId id) {
+  switch (id) {
+    case PoolId::bullets: return "bullets";
+    case PoolId::enemy_bullets: return "enemy fire";
+    case PoolId::particles: return "particles";
+    case PoolId::enemies: return "enemies";
+  }
+  return "?";
+}
+
+// 1234 -> "1234", 12345 -> "12.3k", 1234567 -> "1.23M": columns stay narrow.
+struct Compact {
+  char text[16];
+  explicit Compact(double v) {
+    if (v < 10000) {
+      std::snprintf(text, sizeof text, "%.0f", v);
+    } else if (v < 1e6) {
+      std::snprintf(text, sizeof text, "%.1fk", v / 1e3);
+    } else {
+      std::snprintf(text, sizeof text, "%.2fM", v / 1e6);
+    }
+  }
+  explicit Compact(std::uint64_t v) : Compact(static_cast<double>(v)) {}
+};
+
+struct Bytes {
+  char text[16];
+  explicit Bytes(std::size_t bytes) {
+    const auto b = static_cast<double>(bytes);
+    // At most 8 characters: one decimal below 100, none above.
+    const char* unit = "B";
+    double v = b;
+    for (const char* next : {"KiB", "MiB", "GiB"}) {
+      if (v < 1024) break;
+      v /= 1024;
+      unit = next;
+    }
+    std::snprintf(text, sizeof text, v < 100 && unit[0] != 'B' ? "%.1f %s" : "%.0f %s", v, unit);
+  }
+};
+
+// Column headers with fixed widths in pixels (0: takes what is left), so a number that
+// gains a digit never makes the columns beside it jump from one frame to the next.
+struct Column {
+  const char* name;
+  float width;
+};
+inline void columns(std::initializer_list<Column> list) {
+  for (const Column& c : list) {
+    ImGui::TableSetupColumn(c.name, c.width > 0 ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch,
+                            c.width);
+  }
+  ImGui::TableHeadersRow();
+}
+
+inline void cell(const char* text) {
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(text);
+}
+
+inline void help_marker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+inline constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
+                                        ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoPadOuterX;
+
+}  // namespace game::overlay_widgets
