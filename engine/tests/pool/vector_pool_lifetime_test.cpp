@@ -155,6 +155,30 @@ TEST_P(Lifetime, ThrowingConstructorLeavesThePoolExactlyAsItWas) {
   for (std::size_t i = 1; i < handles.size(); ++i) EXPECT_EQ(pool.get(handles[i])->value(), static_cast<int>(i + 1));
 }
 
+// Fuzzer finding: a stable growth that had to enlarge the page table kept the larger table
+// when the constructor threw, so bytes_held changed. Pools with 0 and 8 pages both have a
+// full page table when they grow.
+TEST(LifetimeStable, ThrowingConstructorOnAFullPageTableKeepsBytesHeld) {
+  for (const int pages : {0, 8}) {
+    SCOPED_TRACE(std::to_string(pages) + " pages");
+    Lifetimes::reset();
+    {
+      VectorPool<ThrowingTracked> pool(policy(StorageMode::stable, static_cast<std::size_t>(pages) * 64));
+      for (int i = 0; i < pages * 64; ++i) ASSERT_TRUE(pool.emplace(i).has_value());
+      const PoolStats before = pool.stats();
+      Lifetimes::throw_countdown = 1;
+      EXPECT_THROW(pool.emplace(99), std::runtime_error);
+      EXPECT_TRUE(same_counts(before, pool.stats())) << "bytes_held " << before.bytes_held << " -> "
+                                                     << pool.stats().bytes_held;
+      EXPECT_TRUE(pool.validate());
+      const PoolHandle h = *pool.emplace(100);  // and the growth still works afterwards
+      EXPECT_EQ(pool.get(h)->value(), 100);
+      EXPECT_EQ(pool.stats().growth_events, before.growth_events + 1);
+    }
+    EXPECT_EQ(Lifetimes::live(), 0);
+  }
+}
+
 TEST_P(Lifetime, MaxCapacityRefusesWithNulloptAndChangesNothing) {
   VectorPool<Tracked> pool(policy(GetParam(), 3, 5));
   std::vector<PoolHandle> handles;

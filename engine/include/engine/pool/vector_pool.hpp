@@ -31,7 +31,9 @@
 //
 // Pointers and references to objects: contiguous mode keeps them until the next growth,
 // reserve(), shrink_to_fit() or set_policy() (GrowthEvent::relocated tells you); stable mode
-// keeps them until the object is released or set_policy() changes the layout. Handles and
+// keeps them until the object is released or set_policy() changes the layout (storage mode,
+// page size, or a raised max_capacity that rebuilds a last page the old cap cut short:
+// that page's objects move, and the GrowthEvent says so). Handles and
 // PoolPtr survive all of these; PoolPtr does not survive moving the pool object itself.
 //
 // Not thread-safe: one pool per thread, or external locking.
@@ -146,7 +148,8 @@ class VectorPool {
 
  private:
   struct Layout {  // a storage arrangement being built before it replaces the current one
-    std::vector<Page> pages;
+    std::vector<Page> pages;      // replace pages_[first_page...]; first_page > 0 only with the same page size
+    std::size_t first_page = 0;
     unsigned shift = contiguous_shift;
     std::uint32_t mask = 0xFFFFFFFFu;
     std::uint32_t capacity = 0;
@@ -230,7 +233,9 @@ class VectorPool {
 
   std::size_t next_contiguous_capacity() const noexcept;
   std::size_t stable_page_length(std::size_t page_number, std::size_t page_slots) const noexcept;
+  std::uint32_t stable_capacity() const noexcept;
   Layout make_layout(StorageMode mode, std::size_t page_slots, std::size_t slots) const;
+  Layout make_longer_last_page() const;
   std::size_t relocate_into(Layout& target) noexcept(std::is_nothrow_move_constructible_v<T>);
   void copy_meta_into(Layout& target, std::uint32_t slots, std::uint32_t stack_entries) const noexcept;
   void adopt(Layout&& layout) noexcept;
@@ -239,7 +244,7 @@ class VectorPool {
   void retire_generations(std::uint32_t first, std::uint32_t last) noexcept;
   void rebuild_free_stack() noexcept;
   void announce(const GrowthEvent& event);
-  void destroy_all_objects() noexcept;
+  void destroy_all_objects(std::size_t first_page = 0) noexcept;
   void reset_to_empty() noexcept;
   template <Visit How, class Self, class F>
   static void visit_live(Self& self, F& f);
@@ -255,7 +260,7 @@ class VectorPool {
   FlatView flat_;
   unsigned shift_ = contiguous_shift;   // index >> shift_ = page
   std::uint32_t mask_ = 0xFFFFFFFFu;    // index & mask_ = offset in page
-  std::uint32_t capacity_ = 0;          // usable slots (stable: whole pages, cut at max_capacity)
+  std::uint32_t capacity_ = 0;          // usable slots: contiguous, the page; stable, stable_capacity()
   std::uint32_t used_ = 0;              // slots [0, used_) handed out since the last clear(); the rest are untouched
   std::uint32_t free_count_ = 0;        // depth of the LIFO free stack (released slots below used_)
   std::uint32_t seed_ = detail::next_generation_seed();  // this pool's generation base
@@ -454,9 +459,10 @@ void VectorPool<T>::reset_to_empty() noexcept {
 }
 
 template <class T>
-void VectorPool<T>::destroy_all_objects() noexcept {
+void VectorPool<T>::destroy_all_objects(std::size_t first_page) noexcept {
   if constexpr (std::is_trivially_destructible_v<T>) return;
-  for (Page& page : pages_) {
+  for (std::size_t p = first_page; p < pages_.size(); ++p) {
+    Page& page = pages_[p];
     for (std::size_t w = 0; w < page.words(); ++w) {
       for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
         page.object(w * detail::bits_per_word + detail::lowest_bit(bits))->~T();
@@ -542,21 +548,29 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   const std::size_t old_capacity = capacity_;
 
   if (policy_.storage == StorageMode::stable) {
+    // Below the cap every page is whole (a short page only ends a pool at its cap), so the
+    // next index is exactly where the new page starts.
+    ENGINE_POOL_ASSERT(std::size_t{index} == pages_.size() << shift_, "stable pool: capacity does not end on a page boundary");
     std::optional<Page> page;
-    try {  // page first: if it fails, pages_ has not even changed its capacity
+    std::vector<Page> table;  // a bigger page table, when pages_ is full: adopted only once the object exists
+    try {  // allocate everything first: if anything fails, pages_ has not even changed its capacity
       page.emplace(stable_page_length(pages_.size(), policy_.page_slots));
       if (pages_.size() == pages_.capacity()) {  // geometric, so the page table costs O(1) amortised
-        pages_.reserve(std::max<std::size_t>(8, pages_.size() * 2));  // and push_back below cannot throw
+        table.reserve(std::max<std::size_t>(8, pages_.size() * 2));
       }
     } catch (const std::bad_alloc&) {
       ++counters_.failed_emplaces;
       return PoolHandle{};
     }
+    // A throwing constructor unwinds `page` and `table`: the pool, bytes_held included, is as it was.
     construct_into(page->raw(0), std::forward<Args>(args)...);
+    if (table.capacity() != 0) {  // page moves keep their buffers: no object moves
+      for (Page& kept : pages_) table.push_back(std::move(kept));
+      pages_.swap(table);
+    }
     const std::size_t bytes = page->bytes();
-    const std::size_t slots = page->slot_count();
     pages_.push_back(std::move(*page));
-    capacity_ = static_cast<std::uint32_t>(std::min(old_capacity + slots, policy_.max_capacity));
+    capacity_ = stable_capacity();
     const PoolHandle handle = commit_emplace(index, false);
     announce(GrowthEvent{old_capacity, capacity_, bytes, 0, false,
                          std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
@@ -859,12 +873,26 @@ std::size_t VectorPool<T>::next_contiguous_capacity() const noexcept {
   return std::min(grown, policy_.max_capacity);
 }
 
-// Pages are page_slots long, except one cut short by max_capacity (kept a multiple of 64).
+// Pages are page_slots long, except the last one when max_capacity cuts it short (kept a
+// multiple of 64): a pool capped at 100 slots with 4096-slot pages holds 128, not 4096.
+// Page p always starts at index p * page_slots, so a short page may only ever be the last
+// one: when the cap rises, set_policy() rebuilds it at full length before anything grows
+// past it (see make_longer_last_page), or the next page would leave a hole in the index space.
 template <class T>
 std::size_t VectorPool<T>::stable_page_length(std::size_t page_number,
                                               std::size_t page_slots) const noexcept {
   const std::size_t first = page_number * page_slots;
+  if (first >= policy_.max_capacity) return page_slots;  // not reached: growth stops at the cap
   return std::min(page_slots, detail::round_up_to_word(policy_.max_capacity - first));
+}
+
+// Stable capacity: every slot the pages hold, up to the cap. Below the cap it is a whole
+// number of pages, which is what lets the next growth start a page at index capacity_.
+template <class T>
+std::uint32_t VectorPool<T>::stable_capacity() const noexcept {
+  if (pages_.empty()) return 0;
+  const std::size_t slots = ((pages_.size() - 1) << shift_) + pages_.back().slot_count();
+  return static_cast<std::uint32_t>(std::min(slots, policy_.max_capacity));
 }
 
 template <class T>
@@ -894,7 +922,24 @@ typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std:
   return layout;
 }
 
-// Moves every live object to the same index in `target`, in address order. Nothrow moves
+// The last page rebuilt at the length the (raised) cap now allows; same page size, so it
+// replaces pages_.back() and no other page moves.
+template <class T>
+typename VectorPool<T>::Layout VectorPool<T>::make_longer_last_page() const {
+  Layout layout;
+  layout.first_page = pages_.size() - 1;
+  layout.shift = shift_;
+  layout.mask = mask_;
+  layout.pages.reserve(1);
+  layout.pages.emplace_back(stable_page_length(layout.first_page, policy_.page_slots));
+  layout.bytes = layout.pages.back().bytes();
+  layout.capacity = static_cast<std::uint32_t>(
+      std::min((layout.first_page << shift_) + layout.pages.back().slot_count(), policy_.max_capacity));
+  return layout;
+}
+
+// Moves every live object in pages_[target.first_page...] to the same index in `target`,
+// in address order. Nothrow moves
 // go one pass (move, destroy). Otherwise copies when T can copy (strong guarantee: on an
 // exception the copies are destroyed and the originals are untouched), else moves (the
 // originals are left moved-from but alive, the pool consistent). Originals die afterwards.
@@ -902,10 +947,11 @@ template <class T>
 std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
     std::is_nothrow_move_constructible_v<T>) {
   auto destination = [&target](std::uint32_t index) -> Page& {
-    return target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift)];
+    return target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) -
+                        target.first_page];
   };
   std::size_t moved = 0;
-  for (std::size_t p = 0; p < pages_.size(); ++p) {
+  for (std::size_t p = target.first_page; p < pages_.size(); ++p) {
     Page& page = pages_[p];
     const auto base = static_cast<std::uint32_t>(p << shift_);
     for (std::size_t w = 0; w < page.words(); ++w) {
@@ -944,23 +990,25 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
     }
   }
   if constexpr (!std::is_nothrow_move_constructible_v<T>) {
-    destroy_all_objects();
+    destroy_all_objects(target.first_page);
   }
   return moved;
 }
 
 // Generations of slots [0, slots) (the ones handed out) and the bottom `stack_entries` of the free stack carry
 // over; stack entries are global indices, so they stay right in any layout. Both are
-// copied in runs bounded by the two layouts' page edges.
+// copied in runs bounded by the two layouts' page edges, from where `target` starts.
 template <class T>
 void VectorPool<T>::copy_meta_into(Layout& target, std::uint32_t slots,
                                    std::uint32_t stack_entries) const noexcept {
+  const auto start = static_cast<std::uint32_t>(target.first_page << target.shift);
   const auto copy_runs = [&](std::uint32_t count, auto array_of) {
-    std::uint32_t index = 0;
+    std::uint32_t index = start;
     while (index < count) {
       const Page& from = pages_[page_of(index)];
       const std::size_t from_offset = offset_of(index);
-      Page& to = target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift)];
+      Page& to = target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) -
+                              target.first_page];
       const std::size_t to_offset = index & target.mask;
       const std::size_t run = std::min({from.slot_count() - from_offset, to.slot_count() - to_offset,
                                         std::size_t{count - index}});
@@ -975,7 +1023,12 @@ void VectorPool<T>::copy_meta_into(Layout& target, std::uint32_t slots,
 
 template <class T>
 void VectorPool<T>::adopt(Layout&& layout) noexcept {
-  pages_ = std::move(layout.pages);
+  if (layout.first_page == 0) {
+    pages_ = std::move(layout.pages);
+  } else {  // as many pages come in as go out, so pages_ never reallocates here
+    pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(layout.first_page), pages_.end());
+    for (Page& page : layout.pages) pages_.push_back(std::move(page));
+  }
   shift_ = layout.shift;
   mask_ = layout.mask;
   capacity_ = layout.capacity;
@@ -1006,12 +1059,8 @@ bool VectorPool<T>::grow_stable_by_pages(std::size_t count) {
   } catch (const std::bad_alloc&) {
     return false;
   }
-  std::size_t slots = 0;
-  for (Page& page : added) {
-    slots += page.slot_count();
-    pages_.push_back(std::move(page));
-  }
-  capacity_ = static_cast<std::uint32_t>(std::min(std::size_t{capacity_} + slots, policy_.max_capacity));
+  for (Page& page : added) pages_.push_back(std::move(page));
+  capacity_ = stable_capacity();
   return true;
 }
 
@@ -1075,7 +1124,7 @@ void VectorPool<T>::shrink_to_fit() {
     const auto first_dropped = static_cast<std::uint32_t>(keep << shift_);
     retire_generations(first_dropped, used_);
     pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(keep), pages_.end());
-    capacity_ = first_dropped;
+    capacity_ = stable_capacity();
     used_ = std::min(used_, capacity_);
     rebuild_free_stack();
   } else {
@@ -1108,17 +1157,26 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
   if (next.max_capacity < capacity_) return false;
   const bool same_layout = next.storage == policy_.storage &&
                            (next.storage == StorageMode::contiguous || next.page_slots == policy_.page_slots);
-  if (same_layout) {
-    policy_ = next;
-    return true;
-  }
   const auto started = Clock::now();
   const std::size_t old_capacity = capacity_;
   const GrowthPolicy previous = policy_;
-  policy_ = next;  // make_layout reads max_capacity from policy_
+  policy_ = next;  // make_layout and stable_page_length read max_capacity from policy_
+  if (same_layout) {
+    // Stable: a last page cut short by the old cap must be rebuilt at the length the new
+    // cap allows, or the next page would start past a hole (page p starts at p * page_slots).
+    // Otherwise the cap only moves capacity_ over slots the pages already hold.
+    const bool short_last_page = next.storage == StorageMode::stable && !pages_.empty() &&
+                                 pages_.back().slot_count() <
+                                     stable_page_length(pages_.size() - 1, next.page_slots);
+    if (!short_last_page) {
+      if (next.storage == StorageMode::stable) capacity_ = stable_capacity();
+      ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after set_policy");
+      return true;
+    }
+  }
   Layout layout;
   try {
-    layout = make_layout(next.storage, next.page_slots, capacity_);
+    layout = same_layout ? make_longer_last_page() : make_layout(next.storage, next.page_slots, capacity_);
   } catch (const std::bad_alloc&) {
     policy_ = previous;
     return false;
@@ -1176,10 +1234,19 @@ template <class T>
 bool VectorPool<T>::validate() const {
   const std::size_t live_count = size();
   if (used_ > capacity_ || live_count > used_ || free_count_ != used_ - live_count) return false;
+  const bool stable = policy_.storage == StorageMode::stable;
+  if (stable ? (shift_ != detail::log2_exact(policy_.page_slots) || mask_ != policy_.page_slots - 1)
+             : (shift_ != contiguous_shift || pages_.size() > 1)) {
+    return false;  // the index -> (page, offset) split does not match the policy
+  }
   std::size_t slots = 0, live = 0;
   for (std::size_t p = 0; p < pages_.size(); ++p) {
     const Page& page = pages_[p];
-    if (policy_.storage == StorageMode::stable && (p << shift_) != slots) return false;
+    // Stable: page p starts at p * page_slots, so only the last page may be short.
+    if (stable && ((p << shift_) != slots || page.slot_count() > policy_.page_slots ||
+                   (p + 1 < pages_.size() && page.slot_count() != policy_.page_slots))) {
+      return false;
+    }
     for (std::size_t offset = 0; offset < page.slot_count(); ++offset) {
       const bool occupied = page.is_occupied(offset);
       if (slots + offset >= used_) {  // never handed out: no object, generation not yet set
@@ -1191,7 +1258,10 @@ bool VectorPool<T>::validate() const {
     }
     slots += page.slot_count();
   }
-  if (live != live_count || slots < capacity_ || counters_.peak_used < used_) return false;
+  if (live != live_count || counters_.peak_used < used_) return false;
+  // Every slot the pages hold is usable up to the cap: below it, a stable pool's capacity
+  // is whole pages, so growth starts its new page exactly at index capacity_.
+  if (capacity_ != (stable ? std::min(slots, policy_.max_capacity) : slots)) return false;
   std::vector<bool> seen(used_, false);
   for (std::uint32_t depth = 0; depth < free_count_; ++depth) {
     const std::uint32_t index = stack_entry(depth);
