@@ -206,6 +206,39 @@ TEST_P(VectorPoolModes, EraseIfReleasesMatchesAfterThePass) {
   EXPECT_FALSE(pool.contains(handles[0]));
 }
 
+// erase_if keeps its list of victims in the free stack's arrays just above the stack's top;
+// a predicate that emplaces pops that stack underneath the list. Every victim must still
+// die, the new objects must live, and the slots it freed come back lowest index first.
+TEST_P(VectorPoolModes, EraseIfWhosePredicateEmplacesErasesExactlyTheChosen) {
+  VectorPool<Tracked> pool(small_policy(GetParam(), 256));
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 200; ++i) handles.push_back(*pool.emplace(i));
+  for (int i = 0; i < 200; i += 5) ASSERT_TRUE(pool.release(handles[static_cast<std::size_t>(i)]));  // 40 on the free stack
+  std::vector<PoolHandle> born;
+  const std::size_t erased = pool.erase_if([&](PoolHandle, const Tracked& t) {
+    if (t.value() >= 1000) return false;  // born in this pass: keep
+    if (t.value() % 7 == 3 && born.size() < 30) born.push_back(*pool.emplace(1000 + static_cast<int>(born.size())));
+    return t.value() % 3 == 0;
+  });
+  std::size_t expected = 0;
+  for (int i = 0; i < 200; ++i) expected += (i % 5 != 0 && i % 3 == 0) ? 1u : 0u;
+  EXPECT_EQ(erased, expected);
+  EXPECT_EQ(born.size(), 23u);  // values 3, 10, ... below 160 that were still alive
+  ASSERT_TRUE(pool.validate());
+  for (int i = 0; i < 200; ++i) {
+    const bool alive = i % 5 != 0 && i % 3 != 0;
+    EXPECT_EQ(pool.contains(handles[static_cast<std::size_t>(i)]), alive) << i;
+  }
+  for (std::size_t k = 0; k < born.size(); ++k) {
+    ASSERT_NE(pool.get(born[k]), nullptr);
+    EXPECT_EQ(pool.get(born[k])->value(), 1000 + static_cast<int>(k));
+  }
+  EXPECT_EQ(pool.size(), 200 - 40 - expected + born.size());
+  EXPECT_EQ(Lifetimes::live(), static_cast<long>(pool.size()));
+  // The lowest slot erase_if freed is handed out next (value 3: the first victim).
+  EXPECT_EQ(pool.emplace(-1)->index, handles[3].index);
+}
+
 TEST_P(VectorPoolModes, StatsCountWhatHappened) {
   VectorPool<Tracked> pool(small_policy(GetParam(), 64));
   std::vector<PoolHandle> handles;

@@ -27,7 +27,11 @@
 //   memory in order is what keeps iteration near a plain vector's speed; a scrambled
 //   index list is several times slower on large pools.
 // - Releases that happen while iterating are refused (use release_later() +
-//   flush_releases(), or erase_if()), so a pass never sees a half-dead pool.
+//   flush_releases(), or erase_if()), so a pass never sees a half-dead pool. Neither ever
+//   allocates: the release queue has a share in every page (12 bytes a slot, counted in
+//   bytes_held) and holds at most one entry per slot, and erase_if collects its victims in
+//   the free stack's arrays just above the stack's top. A game that stopped growing its
+//   pools can cull with them every frame without touching the heap.
 //
 // Pointers and references to objects: contiguous mode keeps them until the next growth,
 // reserve(), shrink_to_fit() or set_policy() (GrowthEvent::relocated tells you); stable mode
@@ -100,10 +104,13 @@ class VectorPool {
   template <class... Args>
   PoolPtr<T> acquire(Args&&... args);                 // emplace() wrapped in RAII; empty PoolPtr at cap
   bool release(PoolHandle handle) noexcept;           // destroys now; false: null, stale, foreign, double, or inside for_each/erase_if
-  void release_later(PoolHandle handle);              // queues for flush_releases(); safe inside for_each; asserts the handle is live
-  std::size_t flush_releases() noexcept;              // releases the queue in order; skips (and counts) handles already gone; returns how many died
+  void release_later(PoolHandle handle) noexcept;     // queues for flush_releases(); safe inside for_each; never allocates;
+                                                      // a handle not live now is refused (asserts; counts failed_releases)
+  std::size_t flush_releases() noexcept;              // releases the queue in order; skips (and counts) handles already gone; returns how many died.
+                                                      // Queueing a handle twice is fine: it keeps one entry and dies once (the repeat
+                                                      // counts as a failed release, as does an entry whose object was released directly)
   template <class Pred>
-  std::size_t erase_if(Pred pred);                    // pred(T&) or pred(PoolHandle, T&); releases after the whole pass; returns count
+  std::size_t erase_if(Pred pred);                    // pred(T&) or pred(PoolHandle, T&); releases after the whole pass; returns count; never allocates
   void clear() noexcept;                              // destroys every live object once; all handles go stale; keeps capacity
 
   // --- Access ----------------------------------------------------------------------------
@@ -208,6 +215,20 @@ class VectorPool {
   const std::uint32_t& stack_entry(std::uint32_t depth) const noexcept {
     return const_cast<VectorPool*>(this)->stack_entry(depth);
   }
+  detail::QueuedHandle& pending_entry(std::uint32_t position) noexcept {  // release_later() queue entry
+    if (flat_.pending != nullptr) return flat_.pending[position];
+    return pages_[page_of(position)].pending()[offset_of(position)];
+  }
+  const detail::QueuedHandle& pending_entry(std::uint32_t position) const noexcept {
+    return const_cast<VectorPool*>(this)->pending_entry(position);
+  }
+  std::uint32_t& queue_position(std::uint32_t index) noexcept {  // where slot `index` sits in the queue, if it does
+    if (flat_.queue_positions != nullptr) return flat_.queue_positions[index];
+    return pages_[page_of(index)].queue_positions()[offset_of(index)];
+  }
+  const std::uint32_t& queue_position(std::uint32_t index) const noexcept {
+    return const_cast<VectorPool*>(this)->queue_position(index);
+  }
   // Always inlined: out of line, GCC sees a void function with no side effects and deletes the call.
   ENGINE_POOL_HOT void prefetch_slot(std::uint32_t index) noexcept {  // object and generation, for writing
     const SlotRef at = locate(index);
@@ -229,6 +250,7 @@ class VectorPool {
   template <class... Args>
   ENGINE_POOL_COLD PoolHandle emplace_with_growth(Args&&... args);  // null handle: refused
   void release_slot(std::uint32_t index) noexcept;
+  void drop_dead_from_release_queue() noexcept;
   bool refuse_mid_pass(const char* what) noexcept;
 
   std::size_t next_contiguous_capacity() const noexcept;
@@ -237,7 +259,8 @@ class VectorPool {
   Layout make_layout(StorageMode mode, std::size_t page_slots, std::size_t slots) const;
   Layout make_longer_last_page() const;
   std::size_t relocate_into(Layout& target) noexcept(std::is_nothrow_move_constructible_v<T>);
-  void copy_meta_into(Layout& target, std::uint32_t slots, std::uint32_t stack_entries) const noexcept;
+  void copy_meta_into(Layout& target, std::uint32_t slots, std::uint32_t stack_entries,
+                      std::uint32_t queue_entries, std::uint32_t queue_positions) const noexcept;
   void adopt(Layout&& layout) noexcept;
   void refresh_flat_view() noexcept;
   bool grow_stable_by_pages(std::size_t pages);
@@ -253,6 +276,8 @@ class VectorPool {
     typename Page::Slot* slots = nullptr;
     std::uint32_t* generations = nullptr;
     std::uint32_t* free_stack = nullptr;
+    detail::QueuedHandle* pending = nullptr;
+    std::uint32_t* queue_positions = nullptr;
     std::uint64_t* occupied = nullptr;
   };
 
@@ -268,8 +293,8 @@ class VectorPool {
   mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
   std::uint64_t storage_epoch_ = 0;     // bumped whenever objects move: lets iterators detect it
   GrowthPolicy policy_;
-  std::vector<PoolHandle> pending_;     // release_later() queue
-  std::vector<std::uint32_t> doomed_;   // erase_if() scratch, kept to avoid a per-call allocation
+  std::uint32_t pending_count_ = 0;     // length of the release_later() queue (in the pages; one entry per slot at most)
+  std::uint32_t queue_ready_ = 0;       // slots [0, queue_ready_) have had their queue position written
   Counters counters_;
   mutable std::uint64_t stale_gets_ = 0;
   GrowthListener listener_;
@@ -401,8 +426,8 @@ VectorPool<T>::VectorPool(VectorPool&& other) noexcept
       fresh_generation_(other.fresh_generation_),
       storage_epoch_(other.storage_epoch_),
       policy_(other.policy_),
-      pending_(std::move(other.pending_)),
-      doomed_(std::move(other.doomed_)),
+      pending_count_(other.pending_count_),
+      queue_ready_(other.queue_ready_),
       counters_(other.counters_),
       stale_gets_(other.stale_gets_),
       listener_(std::move(other.listener_)) {
@@ -424,8 +449,8 @@ VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
   fresh_generation_ = other.fresh_generation_;
   storage_epoch_ = other.storage_epoch_ + 1;
   policy_ = other.policy_;
-  pending_ = std::move(other.pending_);
-  doomed_ = std::move(other.doomed_);
+  pending_count_ = other.pending_count_;
+  queue_ready_ = other.queue_ready_;
   counters_ = other.counters_;
   stale_gets_ = other.stale_gets_;
   listener_ = std::move(other.listener_);
@@ -451,8 +476,8 @@ void VectorPool<T>::reset_to_empty() noexcept {
   seed_ = detail::next_generation_seed();
   fresh_generation_ = seed_;
   ++storage_epoch_;
-  pending_.clear();
-  doomed_.clear();
+  pending_count_ = 0;
+  queue_ready_ = 0;
   counters_ = Counters{};
   stale_gets_ = 0;
   listener_ = nullptr;
@@ -602,7 +627,7 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
       throw;
     }
   }
-  copy_meta_into(layout, used_, free_count_);
+  copy_meta_into(layout, used_, free_count_, pending_count_, queue_ready_);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
   const PoolHandle handle = commit_emplace(index, false);
@@ -652,61 +677,120 @@ ENGINE_POOL_HOT bool VectorPool<T>::release(PoolHandle handle) noexcept {
   return true;
 }
 
+// The queue lives in the pages and holds at most one entry per slot: each slot knows its
+// entry's position, so queueing a slot that is queued already updates that entry (the same
+// handle twice: nothing changes; a newer object in a slot whose old one was released
+// directly: the stale entry becomes the live one). The queue therefore never outgrows the
+// pages, and queueing never allocates, however often a frame queues the same object.
 template <class T>
-void VectorPool<T>::release_later(PoolHandle handle) {
-  ENGINE_POOL_ASSERT(is_live(handle), "release_later() of a null, stale, foreign or already released handle");
-  pending_.push_back(handle);
+void VectorPool<T>::release_later(PoolHandle handle) noexcept {
+  if (!is_live(handle)) {
+    ENGINE_POOL_ASSERT(false, "release_later() of a null, stale, foreign or already released handle");
+    ++counters_.failed_releases;  // as a flush would have counted it
+    return;
+  }
+  if (handle.index >= queue_ready_) {  // first time near these slots: give them a "not queued" position
+    for (std::uint32_t index = queue_ready_; index < used_; ++index) queue_position(index) = 0xFFFFFFFFu;
+    queue_ready_ = used_;
+  }
+  std::uint32_t& position = queue_position(handle.index);
+  if (position < pending_count_) {
+    detail::QueuedHandle& entry = pending_entry(position);
+    if (entry.index == handle.index) {  // queued already: this object, or a dead one from the same slot
+      entry.generation = handle.generation;
+      ++counters_.failed_releases;  // the entry the flush would have skipped
+      return;
+    }
+  }
+  position = pending_count_;
+  pending_entry(pending_count_++) = detail::QueuedHandle{handle.index, handle.generation};
+}
+
+// Keeps the queue entries whose objects are still alive, in order (used before slots go away).
+template <class T>
+void VectorPool<T>::drop_dead_from_release_queue() noexcept {
+  std::uint32_t kept = 0;
+  for (std::uint32_t i = 0; i < pending_count_; ++i) {
+    const detail::QueuedHandle queued = pending_entry(i);
+    if (is_live(PoolHandle{queued.index, queued.generation})) {
+      queue_position(queued.index) = kept;
+      pending_entry(kept++) = queued;
+    } else {
+      ++counters_.failed_releases;  // as the flush would have counted it
+    }
+  }
+  pending_count_ = kept;
 }
 
 template <class T>
 std::size_t VectorPool<T>::flush_releases() noexcept {
   if (refuse_mid_pass("flush_releases() inside for_each/erase_if; flush after the pass")) return 0;
   std::size_t released = 0;
-  const std::size_t count = pending_.size();
+  const std::uint32_t count = pending_count_;
   const bool prefetch = capacity_ >= prefetch_threshold;
-  for (std::size_t i = 0; i < count; ++i) {
-    const PoolHandle handle = pending_[i];
-    if (prefetch && i + prefetch_distance < count && pending_[i + prefetch_distance].index < used_) {
-      prefetch_slot(pending_[i + prefetch_distance].index);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const detail::QueuedHandle queued = pending_entry(i);
+    if (prefetch && i + prefetch_distance < count) {
+      const std::uint32_t ahead = pending_entry(i + prefetch_distance).index;
+      if (ahead < used_) prefetch_slot(ahead);
     }
-    if (is_live(handle)) {  // a handle queued twice in one frame dies once
-      release_slot(handle.index);
+    if (is_live(PoolHandle{queued.index, queued.generation})) {  // else released directly since it was queued
+      release_slot(queued.index);
       ++released;
     } else {
       ++counters_.failed_releases;
     }
   }
-  pending_.clear();
+  pending_count_ = 0;
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after flush_releases");
   return released;
 }
 
+// The doomed indices are collected in the free stack's arrays just above its top: releasing
+// them pushes each one there anyway, and (free slots + doomed live objects) <= used_ <=
+// capacity_, so the arrays always have room. No scratch buffer: erase_if never allocates.
 template <class T>
 template <class Pred>
 std::size_t VectorPool<T>::erase_if(Pred pred) {
   if (refuse_mid_pass("erase_if() inside for_each/erase_if; it would release mid-pass")) return 0;
-  doomed_.clear();
+  std::uint32_t base = free_count_;  // doomed entry k sits at stack depth base + k
+  std::uint32_t doomed = 0;
+  // The predicate may emplace; popping the free stack lowers its top under the list, so the
+  // list slides down to stay right on top of it (releases, which would push, are refused).
+  const auto settle = [&]() {
+    if (free_count_ == base) return;
+    for (std::uint32_t k = 0; k < doomed; ++k) stack_entry(free_count_ + k) = stack_entry(base + k);
+    base = free_count_;
+  };
+  const auto doom = [&](std::uint32_t index) {
+    settle();
+    stack_entry(base + doomed++) = index;
+  };
   if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
     auto collect = [&](PoolHandle handle, T& object) {
-      if (pred(handle, object)) doomed_.push_back(handle.index);
+      if (pred(handle, object)) doom(handle.index);
     };
     visit_live<Visit::handle_and_object>(*this, collect);
   } else {  // no handle wanted: the pass never reads the generations
     auto collect = [&](std::uint32_t index, T& object) {
-      if (pred(object)) doomed_.push_back(index);
+      if (pred(object)) doom(index);
     };
     visit_live<Visit::index_and_object>(*this, collect);
   }
-  // Highest index first, so the lowest freed slot ends on top of the stack and the pool
-  // refills from the front, in address order.
-  const std::size_t count = doomed_.size();
+  settle();
+  // Reversed to highest index first, so the lowest freed slot ends on top of the stack and
+  // the pool refills from the front, in address order. Entry base + k is then exactly the
+  // depth the k-th release pushes to, so releasing needs no second copy.
+  for (std::uint32_t lo = base, hi = base + doomed; lo + 1 < hi; ++lo, --hi) {
+    std::swap(stack_entry(lo), stack_entry(hi - 1));
+  }
   const bool prefetch = capacity_ >= prefetch_threshold;
-  for (std::size_t i = count; i-- > 0;) {
-    if (prefetch && i >= prefetch_distance) prefetch_slot(doomed_[i - prefetch_distance]);
-    release_slot(doomed_[i]);
+  for (std::uint32_t k = 0; k < doomed; ++k) {
+    if (prefetch && k + prefetch_distance < doomed) prefetch_slot(stack_entry(base + k + prefetch_distance));
+    release_slot(stack_entry(base + k));
   }
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after erase_if");
-  return doomed_.size();
+  return doomed;
 }
 
 template <class T>
@@ -729,7 +813,7 @@ void VectorPool<T>::clear() noexcept {
   retire_generations(0, used_);
   used_ = 0;
   free_count_ = 0;
-  pending_.clear();
+  pending_count_ = 0;
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after clear");
 }
 
@@ -995,12 +1079,14 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
   return moved;
 }
 
-// Generations of slots [0, slots) (the ones handed out) and the bottom `stack_entries` of the free stack carry
-// over; stack entries are global indices, so they stay right in any layout. Both are
-// copied in runs bounded by the two layouts' page edges, from where `target` starts.
+// Generations of slots [0, slots) (the ones handed out), the bottom `stack_entries` of the
+// free stack, the first `queue_entries` of the release_later() queue and the queue
+// positions of slots [0, queue_positions) carry over; stack and queue entries name global
+// indices, so they stay right in any layout. All are copied in runs bounded by the two
+// layouts' page edges, from where `target` starts.
 template <class T>
-void VectorPool<T>::copy_meta_into(Layout& target, std::uint32_t slots,
-                                   std::uint32_t stack_entries) const noexcept {
+void VectorPool<T>::copy_meta_into(Layout& target, std::uint32_t slots, std::uint32_t stack_entries,
+                                   std::uint32_t queue_entries, std::uint32_t queue_positions) const noexcept {
   const auto start = static_cast<std::uint32_t>(target.first_page << target.shift);
   const auto copy_runs = [&](std::uint32_t count, auto array_of) {
     std::uint32_t index = start;
@@ -1012,13 +1098,15 @@ void VectorPool<T>::copy_meta_into(Layout& target, std::uint32_t slots,
       const std::size_t to_offset = index & target.mask;
       const std::size_t run = std::min({from.slot_count() - from_offset, to.slot_count() - to_offset,
                                         std::size_t{count - index}});
-      const std::uint32_t* source = array_of(from) + from_offset;
+      const auto* source = array_of(from) + from_offset;
       std::copy(source, source + run, array_of(to) + to_offset);
       index += static_cast<std::uint32_t>(run);
     }
   };
   copy_runs(slots, [](auto& page) { return page.generations(); });
   copy_runs(stack_entries, [](auto& page) { return page.free_stack(); });
+  copy_runs(queue_entries, [](auto& page) { return page.pending(); });
+  copy_runs(queue_positions, [](auto& page) { return page.queue_positions(); });
 }
 
 template <class T>
@@ -1041,7 +1129,8 @@ void VectorPool<T>::refresh_flat_view() noexcept {
   flat_ = FlatView{};
   if (shift_ == contiguous_shift && !pages_.empty()) {
     Page& page = pages_.front();
-    flat_ = FlatView{page.slots(), page.generations(), page.free_stack(), page.occupied()};
+    flat_ = FlatView{page.slots(), page.generations(), page.free_stack(), page.pending(), page.queue_positions(),
+                     page.occupied()};
   }
 }
 
@@ -1086,7 +1175,7 @@ bool VectorPool<T>::reserve(std::size_t slots) {
     return false;
   }
   const std::size_t moved = relocate_into(layout);
-  copy_meta_into(layout, used_, free_count_);
+  copy_meta_into(layout, used_, free_count_, pending_count_, queue_ready_);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
   announce(GrowthEvent{old_capacity, capacity_, bytes, moved, moved != 0,
@@ -1121,11 +1210,13 @@ void VectorPool<T>::shrink_to_fit() {
     std::size_t keep = pages_.size();
     while (keep > 0 && pages_[keep - 1].is_empty()) --keep;
     if (keep == pages_.size()) return;
+    drop_dead_from_release_queue();  // now at most size() entries, all in slots that stay
     const auto first_dropped = static_cast<std::uint32_t>(keep << shift_);
     retire_generations(first_dropped, used_);
     pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(keep), pages_.end());
     capacity_ = stable_capacity();
     used_ = std::min(used_, capacity_);
+    queue_ready_ = std::min(queue_ready_, capacity_);
     rebuild_free_stack();
   } else {
     std::uint32_t high = 0;  // one past the last live slot
@@ -1140,8 +1231,10 @@ void VectorPool<T>::shrink_to_fit() {
     }
     if (high == capacity_) return;
     Layout layout = make_layout(StorageMode::contiguous, 0, high);  // smaller: bad_alloc propagates, pool unchanged
+    drop_dead_from_release_queue();  // now at most size() <= high entries, all in slots that stay
     relocate_into(layout);
-    copy_meta_into(layout, high, 0);  // the stack is rebuilt below: it may hold dropped slots
+    queue_ready_ = std::min(queue_ready_, high);
+    copy_meta_into(layout, high, 0, pending_count_, queue_ready_);  // the stack is rebuilt below: it may hold dropped slots
     retire_generations(high, used_);
     adopt(std::move(layout));
     used_ = std::min(used_, high);
@@ -1188,7 +1281,7 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
     policy_ = previous;
     throw;
   }
-  copy_meta_into(layout, used_, free_count_);
+  copy_meta_into(layout, used_, free_count_, pending_count_, queue_ready_);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after set_policy");
@@ -1217,8 +1310,7 @@ PoolStats VectorPool<T>::stats() const noexcept {
   s.capacity = capacity_;
   s.free = capacity_ - s.live;
   s.peak_live = counters_.peak_used;
-  s.bytes_held = pages_.capacity() * sizeof(Page) + pending_.capacity() * sizeof(PoolHandle) +
-                 doomed_.capacity() * sizeof(std::uint32_t);
+  s.bytes_held = pages_.capacity() * sizeof(Page);  // the pages hold the free stack and release queue too
   for (const Page& page : pages_) s.bytes_held += page.bytes();
   s.emplaces = counters_.emplaces;
   s.releases = counters_.releases;
@@ -1268,6 +1360,12 @@ bool VectorPool<T>::validate() const {
     if (index >= used_ || seen[index]) return false;  // out of range or twice on the stack
     if (detail::is_live_generation(generation(index))) return false;
     seen[index] = true;
+  }
+  // The release queue: one entry per slot, each found again through its slot's position.
+  if (pending_count_ > used_ || queue_ready_ > slots) return false;
+  for (std::uint32_t position = 0; position < pending_count_; ++position) {
+    const std::uint32_t index = pending_entry(position).index;
+    if (index >= used_ || index >= queue_ready_ || queue_position(index) != position) return false;
   }
   return true;
 }

@@ -2,8 +2,9 @@
 // engine::detail::SlotPage<T>: one run of raw object slots plus the per-slot metadata that
 // belongs to them. Contiguous mode has one page that is replaced when it grows; stable mode
 // has many pages that never move. Keeping generations, occupancy bits and a share of the
-// free stack inside the page (not in pool-wide arrays) is what makes stable growth
-// O(page), not O(capacity).
+// free stack and of the release_later() queue inside the page (not in pool-wide arrays) is
+// what makes stable growth O(page), not O(capacity), and what lets the two-phase release
+// paths run without ever allocating: their storage arrives with the slots.
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
@@ -47,6 +48,14 @@ struct UninitializedAllocator : std::allocator<U> {
   }
 };
 
+// A release_later() queue entry: a PoolHandle without PoolHandle's member initialisers, so
+// a new page's queue share is allocated, never written (like its other arrays).
+struct QueuedHandle {
+  std::uint32_t index;
+  std::uint32_t generation;
+};
+static_assert(std::is_trivially_default_constructible_v<QueuedHandle>);
+
 template <class T>
 class SlotPage {
  public:
@@ -60,6 +69,8 @@ class SlotPage {
       : slots_(slot_count),
         generations_(slot_count),
         free_stack_(slot_count),
+        pending_(slot_count),
+        queue_position_(slot_count),
         occupied_(words_for(slot_count), 0) {
     poison_bytes(slots_.data(), slots_.size() * sizeof(Slot));
   }
@@ -73,6 +84,8 @@ class SlotPage {
       slots_ = std::move(other.slots_);
       generations_ = std::move(other.generations_);
       free_stack_ = std::move(other.free_stack_);
+      pending_ = std::move(other.pending_);
+      queue_position_ = std::move(other.queue_position_);
       occupied_ = std::move(other.occupied_);
     }
     return *this;
@@ -93,6 +106,10 @@ class SlotPage {
   const std::uint32_t* generations() const noexcept { return generations_.data(); }
   std::uint32_t* free_stack() noexcept { return free_stack_.data(); }
   const std::uint32_t* free_stack() const noexcept { return free_stack_.data(); }
+  QueuedHandle* pending() noexcept { return pending_.data(); }
+  const QueuedHandle* pending() const noexcept { return pending_.data(); }
+  std::uint32_t* queue_positions() noexcept { return queue_position_.data(); }
+  const std::uint32_t* queue_positions() const noexcept { return queue_position_.data(); }
   std::uint64_t* occupied() noexcept { return occupied_.data(); }
   const std::uint64_t* occupied() const noexcept { return occupied_.data(); }
   std::size_t words() const noexcept { return occupied_.size(); }
@@ -114,8 +131,8 @@ class SlotPage {
   }
   std::size_t bytes() const noexcept {
     return slots_.capacity() * sizeof(Slot) +
-           (generations_.capacity() + free_stack_.capacity()) * sizeof(std::uint32_t) +
-           occupied_.capacity() * sizeof(std::uint64_t);
+           (generations_.capacity() + free_stack_.capacity() + queue_position_.capacity()) * sizeof(std::uint32_t) +
+           pending_.capacity() * sizeof(QueuedHandle) + occupied_.capacity() * sizeof(std::uint64_t);
   }
 
  private:
@@ -127,6 +144,13 @@ class SlotPage {
   // k / page_slots. An array, not links through the slots: popping never waits on a cache
   // miss to learn the next free slot, so consecutive emplaces overlap their memory traffic.
   std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> free_stack_;
+  // This page's share of the release_later() queue, split the same way, and for each slot
+  // where in the queue its entry is. The queue holds at most one entry per slot (queueing
+  // a slot again updates its entry in place), so the pages always have room for it and
+  // queueing never allocates. A position counts only if that queue entry names this slot;
+  // the pool writes a slot's position before it first reads it.
+  std::vector<QueuedHandle, UninitializedAllocator<QueuedHandle>> pending_;
+  std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> queue_position_;
   std::vector<std::uint64_t> occupied_;  // bit i of word w: slot w*64+i holds an object
 };
 

@@ -1,0 +1,224 @@
+// VectorPool<T>: once a pool has stopped growing, the two-phase release paths
+// (release_later + flush_releases, erase_if) never allocate, however many objects one pass
+// kills. This file replaces the global operator new to count every heap allocation.
+#include <engine/pool/vector_pool.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support/instance_tracker.hpp"
+
+namespace {
+std::size_t g_allocations = 0;  // every operator new in the process; single-threaded test
+
+void* counted_allocation(std::size_t size) {
+  ++g_allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+
+void* counted_aligned_allocation(std::size_t size, std::align_val_t alignment) {
+  ++g_allocations;
+  const auto align = static_cast<std::size_t>(alignment);
+  const std::size_t rounded = (size + align - 1) / align * align;
+  if (void* p = std::aligned_alloc(align, rounded == 0 ? align : rounded)) return p;
+  throw std::bad_alloc();
+}
+}  // namespace
+
+void* operator new(std::size_t size) { return counted_allocation(size); }
+void* operator new[](std::size_t size) { return counted_allocation(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  ++g_allocations;
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  ++g_allocations;
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* operator new(std::size_t size, std::align_val_t alignment) { return counted_aligned_allocation(size, alignment); }
+void* operator new[](std::size_t size, std::align_val_t alignment) { return counted_aligned_allocation(size, alignment); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+namespace {
+
+using engine::GrowthPolicy;
+using engine::PoolHandle;
+using engine::StorageMode;
+using engine::VectorPool;
+using pool_test::Lifetimes;
+using pool_test::Tracked;
+
+constexpr std::size_t kLive = 3000;  // objects kept alive between culls
+
+GrowthPolicy policy(StorageMode mode) {
+  GrowthPolicy p;
+  p.storage = mode;
+  p.initial_capacity = 16;  // must grow to kLive during the warm-up
+  p.page_slots = 512;
+  return p;
+}
+
+class ZeroAllocation : public ::testing::TestWithParam<StorageMode> {
+ protected:
+  void SetUp() override {
+    Lifetimes::reset();
+    handles_.reserve(kLive * 4);
+  }
+  void TearDown() override {
+    EXPECT_EQ(Lifetimes::live(), 0);
+    EXPECT_EQ(Lifetimes::bad_destructions, 0);
+  }
+
+  // Warm-up in the spirit of a quiet first minute of play: the pool grows to its working
+  // size, and each step kills only a few objects, so nothing was ever sized for a big cull.
+  void warm_up(VectorPool<Tracked>& pool) {
+    refill(pool);
+    for (int step = 0; step < 3; ++step) {
+      int killed = 0;
+      pool.for_each([&](PoolHandle h, Tracked&) {
+        if (killed++ < 5) pool.release_later(h);
+      });
+      ASSERT_EQ(pool.flush_releases(), 5u);
+      const std::size_t erased = pool.erase_if([&](const Tracked& t) { return t.value() % 1000 == 500 + step; });
+      ASSERT_GT(erased, 0u);
+      ASSERT_LE(erased, 3u);
+      refill(pool);
+    }
+    ASSERT_EQ(pool.size(), kLive);
+  }
+
+  // Back up to kLive live objects; emplace reuses freed slots, so the pool does not grow.
+  void refill(VectorPool<Tracked>& pool) {
+    while (pool.size() < kLive) {
+      if (!pool.emplace(next_value_++)) return;
+    }
+  }
+
+  std::vector<PoolHandle> handles_;
+  int next_value_ = 0;
+};
+
+std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
+  return info.param == StorageMode::contiguous ? "Contiguous" : "Stable";
+}
+
+TEST_P(ZeroAllocation, BigCullsWithReleaseLaterAndEraseIfNeverAllocate) {
+  VectorPool<Tracked> pool(policy(GetParam()));
+  warm_up(pool);
+  const engine::PoolStats warm = pool.stats();
+  std::mt19937 rng(7);
+
+  const std::size_t before = g_allocations;
+  std::size_t released_later = 0, erased = 0, bad_rounds = 0;
+  for (int round = 0; round < 200; ++round) {
+    // Kill far more than any warm-up step did: every object in some rounds.
+    const std::uint32_t keep_one_in = 1 + rng() % 4;  // 1: kill all
+    std::size_t marked = 0;
+    pool.for_each([&](PoolHandle h, Tracked& t) {
+      if (static_cast<std::uint32_t>(t.value()) % keep_one_in != 0 || keep_one_in == 1) {
+        pool.release_later(h);
+        ++marked;
+      }
+    });
+    const std::size_t flushed = pool.flush_releases();
+    released_later += flushed;
+    if (flushed != marked) ++bad_rounds;
+    refill(pool);
+    const std::size_t gone = pool.erase_if([&](PoolHandle, const Tracked& t) { return t.value() % 3 != 0; });
+    erased += gone;
+    refill(pool);
+  }
+  const std::size_t allocations = g_allocations - before;
+
+  EXPECT_EQ(allocations, 0u) << "release_later/flush_releases/erase_if allocated after warm-up";
+  EXPECT_EQ(bad_rounds, 0u) << "flush released a different count than was queued";
+  EXPECT_GT(released_later, 200 * kLive / 3);
+  EXPECT_GT(erased, 200 * kLive / 3);
+  const engine::PoolStats after = pool.stats();
+  EXPECT_EQ(after.capacity, warm.capacity) << "the culls must not have needed growth";
+  EXPECT_EQ(after.bytes_held, warm.bytes_held);
+  EXPECT_EQ(after.growth_events, warm.growth_events);
+  EXPECT_TRUE(pool.validate());
+}
+
+// Handles queued several times, or queued and then released directly (and their slots
+// reused and queued again), could make a naive queue grow without bound between flushes.
+TEST_P(ZeroAllocation, RepeatedAndStaleQueueEntriesNeitherOverflowNorAllocate) {
+  VectorPool<Tracked> pool(policy(GetParam()));
+  warm_up(pool);
+  const engine::PoolStats warm = pool.stats();
+  handles_.clear();
+  pool.for_each([&](PoolHandle h, Tracked&) { handles_.push_back(h); });  // reserved: no allocation
+  ASSERT_EQ(handles_.size(), kLive);
+
+  const std::size_t before = g_allocations;
+  // 1. Every live object queued three times: 3 x kLive entries > capacity.
+  for (int copy = 0; copy < 3; ++copy) {
+    for (const PoolHandle h : handles_) pool.release_later(h);
+  }
+  const std::size_t flushed_repeats = pool.flush_releases();
+  refill(pool);
+  // 2. Queue, release behind the queue's back, reuse the slot, queue the new object: many
+  //    more entries than slots, only the last round's objects still live at the flush.
+  handles_.clear();
+  pool.for_each([&](PoolHandle h, Tracked&) { handles_.push_back(h); });
+  std::size_t stale_rounds = 0;
+  for (int round = 0; round < 4; ++round) {
+    for (PoolHandle& h : handles_) {
+      pool.release_later(h);
+      if (round < 3) {
+        pool.release(h);
+        h = *pool.emplace(next_value_++);  // LIFO: the same slot, a new generation
+        ++stale_rounds;
+      }
+    }
+  }
+  const std::size_t flushed_stale = pool.flush_releases();
+  const std::size_t allocations = g_allocations - before;
+
+  EXPECT_EQ(allocations, 0u);
+  EXPECT_EQ(flushed_repeats, kLive) << "a handle queued three times dies once";
+  EXPECT_EQ(flushed_stale, kLive) << "only the live objects die; stale entries never reach the new occupants";
+  EXPECT_EQ(stale_rounds, 3 * kLive);
+  EXPECT_EQ(pool.size(), 0u);
+  EXPECT_EQ(pool.stats().bytes_held, warm.bytes_held);
+  EXPECT_EQ(pool.stats().failed_releases, warm.failed_releases + 2 * kLive + 3 * kLive)
+      << "every repeated or stale entry is counted once, early or at the flush";
+  EXPECT_TRUE(pool.validate());
+}
+
+// The queue's memory is part of the pages and so of bytes_held: 8 bytes a slot.
+TEST_P(ZeroAllocation, QueueMemoryIsCountedInBytesHeld) {
+  VectorPool<Tracked> pool(policy(GetParam()));
+  warm_up(pool);
+  const engine::PoolStats s = pool.stats();
+  EXPECT_GE(s.bytes_held, s.capacity * (sizeof(Tracked) + sizeof(PoolHandle) + 2 * sizeof(std::uint32_t)));
+}
+
+INSTANTIATE_TEST_SUITE_P(BothModes, ZeroAllocation,
+                         ::testing::Values(StorageMode::contiguous, StorageMode::stable), mode_name);
+
+// The allocation counter itself works (so a zero above means something).
+TEST(AllocationCounter, CountsVectorGrowth) {
+  const std::size_t before = g_allocations;
+  std::vector<int> v;
+  for (int i = 0; i < 100; ++i) v.push_back(i);
+  EXPECT_GT(g_allocations - before, 0u);
+}
+
+}  // namespace
