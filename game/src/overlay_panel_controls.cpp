@@ -32,8 +32,13 @@ void OverlayPanel::check_policy_request(const OverlayModel& model) {
     if (want.max_capacity != p.max_capacity || want.initial_capacity != p.initial_capacity ||
         want.growth_step != p.growth_step) {
       char text[192];
-      std::snprintf(text, sizeof text, "%s: policy refused (max capacity %zu is below the %zu slots it holds)",
-                    pool_name(p.id), want.max_capacity, p.capacity);
+      if (want.max_capacity < p.capacity) {
+        std::snprintf(text, sizeof text, "%s: policy refused: max capacity %zu is below the %zu slots it holds",
+                      pool_name(p.id), want.max_capacity, p.capacity);
+      } else {  // the simulation clamped a value into its sane range
+        std::snprintf(text, sizeof text, "%s: policy adjusted to initial %zu, step %zu, max %zu", pool_name(p.id),
+                      p.initial_capacity, p.growth_step, p.max_capacity);
+      }
       message_ = text;
       policy_request_.reset();
       return;
