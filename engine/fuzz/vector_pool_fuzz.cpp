@@ -403,12 +403,19 @@ void run(Reader& in) {
         }
         case op_erase_if_emplacing: {  // the predicate emplaces new objects while the pass runs
           const int modulus = 2 + in.byte() % 5;
-          const int adds = in.byte() % 6;
+          const std::uint8_t flags = in.byte();
+          const int adds = flags % 64;
+          const bool doom_newcomers = (flags & 64) != 0;  // newcomers the pass visits may be erased too
           const int first_new = next_value;
           std::vector<std::pair<engine::PoolHandle, int>> added;
+          std::vector<engine::PoolHandle> newcomers_doomed;
           int calls = 0;
           const std::size_t erased = pool.erase_if([&](engine::PoolHandle h, const Value& v) {
-            if (v.value() >= first_new) return false;  // objects born in this pass may or may not be visited
+            if (v.value() >= first_new) {  // born in this pass: visited or not, depending on where it landed
+              const bool doom = doom_newcomers && v.value() % modulus == 0;
+              if (doom) newcomers_doomed.push_back(h);
+              return doom;
+            }
             FUZZ_CHECK(model.live.count(h) == 1, "erase_if passed a handle that is not live");
             if (calls++ < adds) {
               // Contiguous growth would relocate mid-pass: the pool refuses it (nullopt).
@@ -433,6 +440,11 @@ void run(Reader& in) {
             }
           }
           for (const auto& [h, value] : added) model.live.emplace(h, value);
+          for (const auto h : newcomers_doomed) {
+            FUZZ_CHECK(model.live.count(h) == 1, "erase_if visited a newcomer that was never emplaced");
+            model.kill(h);
+            ++expected;
+          }
           FUZZ_CHECK(erased == expected, "erase_if (emplacing) erased a different count");
           break;
         }

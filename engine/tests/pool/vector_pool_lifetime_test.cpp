@@ -308,6 +308,102 @@ TEST(LifetimeContiguous, FailedCopyDuringGrowthLeavesThePoolAsItWas) {
   EXPECT_EQ(Lifetimes::bad_destructions, 0);
 }
 
+// A node that owns a child in its own pool and lets it go from its destructor, as a tree
+// of PoolPtr members would: release() now, or release_later() for the next flush.
+struct Node {
+  Node(int value, VectorPool<Node>* owner_pool, PoolHandle child_handle, bool defer_release)
+      : tracked(value), owner(owner_pool), child(child_handle), defer(defer_release) {}
+  Node(Node&& other) noexcept : tracked(std::move(other.tracked)), owner(other.owner), child(other.child), defer(other.defer) {
+    other.owner = nullptr;  // the moved-from shell owns nothing
+  }
+  Node& operator=(Node&&) = delete;
+  ~Node() {
+    if (owner == nullptr || child.is_null()) return;
+    if (defer) {
+      owner->release_later(child);
+    } else if (!owner->release(child)) {
+      ++refused_child_releases;
+    }
+  }
+  Tracked tracked;
+  VectorPool<Node>* owner;
+  PoolHandle child;
+  bool defer;
+  static inline int refused_child_releases = 0;
+};
+
+class Reentrant : public ::testing::TestWithParam<StorageMode> {
+ protected:
+  void SetUp() override {
+    Lifetimes::reset();
+    Node::refused_child_releases = 0;
+  }
+  void TearDown() override {
+    EXPECT_EQ(Lifetimes::live(), 0);
+    EXPECT_EQ(Lifetimes::bad_destructions, 0);
+  }
+  // 40 parents, each with one child; parents have values 0..39, children 1000+.
+  static std::vector<PoolHandle> family(VectorPool<Node>& pool, bool defer) {
+    std::vector<PoolHandle> parents;
+    for (int i = 0; i < 40; ++i) {
+      const PoolHandle child = *pool.emplace(1000 + i, nullptr, PoolHandle{}, false);
+      parents.push_back(*pool.emplace(i, &pool, child, defer));
+    }
+    return parents;
+  }
+};
+
+// erase_if picks the parents; their destructors release the children (not on the list)
+// while erase_if is still walking its list of victims in the free stack's arrays.
+TEST_P(Reentrant, EraseIfVictimsMayReleaseOtherObjectsFromTheirDestructors) {
+  VectorPool<Node> pool(policy(GetParam(), 16));
+  family(pool, false);
+  ASSERT_EQ(pool.size(), 80u);
+  const std::size_t erased = pool.erase_if([](const Node& n) { return n.tracked.value() < 1000; });
+  EXPECT_EQ(erased, 40u);
+  EXPECT_EQ(Node::refused_child_releases, 0);
+  EXPECT_EQ(pool.size(), 0u) << "every child went with its parent";
+  EXPECT_EQ(Lifetimes::live(), 0);
+  EXPECT_TRUE(pool.validate());
+  const std::size_t capacity = pool.capacity();
+  for (int i = 0; i < 80; ++i) ASSERT_TRUE(pool.emplace(i, nullptr, PoolHandle{}, false).has_value());
+  EXPECT_EQ(pool.capacity(), capacity) << "all 80 slots came back to the free stack";
+  EXPECT_TRUE(pool.validate());
+}
+
+// If erase_if picks parent and child, the parent's release() of the child is a double
+// release: refused (and counted), and the child still dies exactly once.
+TEST_P(Reentrant, EraseIfVictimReleasingAnotherVictimIsRefused) {
+  if (ENGINE_POOL_DEBUG) GTEST_SKIP() << "debug builds assert on the double release";
+  VectorPool<Node> pool(policy(GetParam(), 16));
+  family(pool, false);
+  const std::size_t erased = pool.erase_if([](const Node&) { return true; });
+  EXPECT_EQ(erased, 80u);
+  EXPECT_EQ(Node::refused_child_releases, 40);
+  EXPECT_EQ(pool.size(), 0u);
+  EXPECT_TRUE(pool.validate());
+}
+
+// flush_releases() flushes what destructors queue while it runs.
+TEST_P(Reentrant, FlushAlsoReleasesWhatDestructorsQueue) {
+  VectorPool<Node> pool(policy(GetParam(), 16));
+  const std::vector<PoolHandle> parents = family(pool, true);
+  for (const PoolHandle h : parents) pool.release_later(h);
+  EXPECT_EQ(pool.flush_releases(), 80u) << "40 parents, then the 40 children they queued";
+  EXPECT_EQ(pool.size(), 0u);
+  EXPECT_TRUE(pool.validate());
+  // And release() from a destructor during a flush works too.
+  const std::vector<PoolHandle> again = family(pool, false);
+  for (const PoolHandle h : again) pool.release_later(h);
+  EXPECT_EQ(pool.flush_releases(), 40u);
+  EXPECT_EQ(Node::refused_child_releases, 0);
+  EXPECT_EQ(pool.size(), 0u);
+  EXPECT_TRUE(pool.validate());
+}
+
+INSTANTIATE_TEST_SUITE_P(BothModes, Reentrant, ::testing::Values(StorageMode::contiguous, StorageMode::stable),
+                         mode_name);
+
 TEST(LifetimeStable, PointersStayValidAcrossGrowth) {
   VectorPool<Tracked> pool(policy(StorageMode::stable, 1));
   std::vector<std::pair<PoolHandle, const Tracked*>> kept;

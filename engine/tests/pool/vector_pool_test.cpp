@@ -239,6 +239,44 @@ TEST_P(VectorPoolModes, EraseIfWhosePredicateEmplacesErasesExactlyTheChosen) {
   EXPECT_EQ(pool.emplace(-1)->index, handles[3].index);
 }
 
+// A stable pool can grow inside erase_if, and the pass visits the newcomers in the new
+// pages. If it erases them too, the victims outnumber the slots the pool had when the pass
+// began: the list of victims must move up into the grown stack arrays, not run off them.
+TEST(VectorPoolStable, EraseIfThatGrowsThePoolAndErasesTheNewcomers) {
+  Lifetimes::reset();
+  {
+    GrowthPolicy p = small_policy(StorageMode::stable, 64);
+    VectorPool<Tracked> pool(p);
+    for (int i = 0; i < 64; ++i) ASSERT_TRUE(pool.emplace(i).has_value());  // full: no free slot
+    ASSERT_EQ(pool.capacity(), 64u);
+    int born = 0, refused = 0;
+    const std::size_t erased = pool.erase_if([&](const Tracked& t) -> bool {
+      if (t.value() < 64 && born < 200) {  // every old object brings in three or four newcomers
+        for (int k = 0; k < 4 && born < 200; ++k) refused += pool.emplace(1000 + born++).has_value() ? 0 : 1;
+      }
+      return true;  // everything the pass visits dies, newcomers included
+    });
+    EXPECT_EQ(born, 200);
+    EXPECT_EQ(refused, 0) << "stable growth is allowed inside the pass";
+    EXPECT_GT(erased, 64u) << "newcomers in the new pages were visited and erased";
+    EXPECT_EQ(pool.size(), 64u + 200u - erased);
+    EXPECT_EQ(Lifetimes::live(), static_cast<long>(pool.size()));
+    ASSERT_TRUE(pool.validate());
+    // The survivors are newcomers the pass did not reach; the freed slots all come back.
+    std::size_t survivors = 0;
+    pool.for_each([&](const Tracked& t) {
+      EXPECT_GE(t.value(), 1000);
+      ++survivors;
+    });
+    EXPECT_EQ(survivors, pool.size());
+    const std::size_t capacity = pool.capacity();
+    while (pool.size() < capacity) ASSERT_TRUE(pool.emplace(-1).has_value());
+    EXPECT_EQ(pool.capacity(), capacity) << "every erased slot was on the free stack";
+    ASSERT_TRUE(pool.validate());
+  }
+  EXPECT_EQ(Lifetimes::live(), 0);
+}
+
 TEST_P(VectorPoolModes, StatsCountWhatHappened) {
   VectorPool<Tracked> pool(small_policy(GetParam(), 64));
   std::vector<PoolHandle> handles;
