@@ -145,10 +145,11 @@ class SlotPage {
   // miss to learn the next free slot, so consecutive emplaces overlap their memory traffic.
   std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> free_stack_;
   // This page's share of the release_later() queue, split the same way, and for each slot
-  // where in the queue its entry is. The queue holds at most one entry per slot (queueing
-  // a slot again updates its entry in place), so the pages always have room for it and
-  // queueing never allocates. A position counts only if that queue entry names this slot;
-  // the pool writes a slot's position before it first reads it.
+  // where in the queue its entry is. The queue never holds more than capacity entries
+  // (when repeated handles would overflow it, it drops them and keeps one entry per slot,
+  // found through these positions), so the pages always have room for it and queueing
+  // never allocates. A position counts only if that queue entry names this slot; the pool
+  // writes a slot's position before it first reads it.
   std::vector<QueuedHandle, UninitializedAllocator<QueuedHandle>> pending_;
   std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> queue_position_;
   std::vector<std::uint64_t> occupied_;  // bit i of word w: slot w*64+i holds an object
