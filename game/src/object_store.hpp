@@ -118,16 +118,21 @@ class ObjectStore {
   }
 
   // Moves every live object to the other storage. Values are unchanged, addresses change.
+  // Heap mode frees the pool's memory (it must not hide a warm pool behind it), but the pool
+  // remembers the capacity it had warmed up to and comes back at that size, so switching
+  // pooling back on does not replay the warm-up growths, and repeated switching cannot ratchet
+  // the capacity up (the soak run checks that capacity stops growing).
   void set_pooling(bool pooled) {
     if (pooled == pooled_) return;
     if (!pooled) {
       heap_.reserve(std::max(policy_.initial_capacity, pool_.size()));
       pool_.for_each([&](T& object) { heap_.push_back(new T(std::move(object))); });
+      warm_capacity_ = pool_.capacity();
       pool_.clear();
-      pool_.shrink_to_fit();  // heap mode must not hide a warm pool behind it
+      pool_.shrink_to_fit();
       dead_ = {};
     } else {
-      pool_.reserve(heap_.size());
+      pool_.reserve(std::max(heap_.size(), warm_capacity_));
       for (T* object : heap_) {
         pool_.emplace(std::move(*object));
         delete object;
@@ -186,6 +191,7 @@ class ObjectStore {
   std::vector<engine::PoolHandle> dead_;  // pooled mode: handles to release after a pass
   engine::GrowthPolicy policy_;
   bool pooled_;
+  std::size_t warm_capacity_ = 0;  // pool capacity when heap mode last took over
   std::size_t peak_live_ = 0;
   std::uint64_t heap_growths_ = 0;
   std::uint64_t spawns_ = 0, releases_ = 0, refused_ = 0;

@@ -115,5 +115,22 @@ TEST(ObjectStore, PooledGrowthIsReportedToTheListener) {
   store.clear();
 }
 
+TEST(ObjectStore, PoolComesBackFromHeapModeAtItsWarmCapacity) {
+  ObjectStore<Tracked> store(policy(4, 100000), true);
+  for (std::uint64_t i = 0; i < 1000; ++i) store.spawn(Tracked(i, 0));
+  const std::size_t warm = store.capacity();
+  store.update([](Tracked& t) { return t.seq < 10; });  // a quiet moment: 10 live
+  store.set_pooling(false);
+  EXPECT_LT(store.capacity(), warm) << "heap mode reports its own pointer array, not the pool";
+  store.set_pooling(true);
+  EXPECT_EQ(store.capacity(), warm);
+  const std::uint64_t growths = store.stats().growth_events;
+  for (std::uint64_t i = 10; i < 1000; ++i) store.spawn(Tracked(i, 0));  // back to the old peak
+  EXPECT_EQ(store.stats().growth_events, growths) << "refilling to the warm peak must not grow";
+  EXPECT_EQ(Tracked::alive, 1000);
+  store.clear();
+  EXPECT_EQ(Tracked::alive, 0);
+}
+
 }  // namespace
 }  // namespace game
