@@ -22,6 +22,18 @@
 
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kUnderAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kUnderAddressSanitizer = true;
+#else
+constexpr bool kUnderAddressSanitizer = false;
+#endif
+#else
+constexpr bool kUnderAddressSanitizer = false;
+#endif
+
 struct Args {
   std::string scenario = std::string(POOLSHOT_SCENARIO_DIR) + "/storm.json";
   std::uint64_t frames = 200000;  // the documented soak; tests pass a few thousand
@@ -262,7 +274,11 @@ int main(int argc, char** argv) {
   if (ramps) std::printf("soak: the scenario ramps up every pass (loop_ramp > 0): live plateau not judged\n");
   check(ramps || live_plateau, "a live count kept rising: the last quarter's peak is over 1.25x the peak before it");
   // Resident memory may wobble by what the allocator keeps; growth beyond 10% + 16 MiB is a leak.
-  check(totals.other_late_max <= totals.other_warm + totals.other_warm / 10 + (std::size_t{16} << 20),
+  // Under AddressSanitizer freed memory waits in its quarantine (up to 256 MiB), so resident
+  // memory rises by design there; ASan's own leak check covers that build instead.
+  if (kUnderAddressSanitizer) std::printf("soak: AddressSanitizer build: resident memory not judged\n");
+  check(kUnderAddressSanitizer ||
+            totals.other_late_max <= totals.other_warm + totals.other_warm / 10 + (std::size_t{16} << 20),
         "resident memory outside the pools kept growing after warm-up");
   check(stale == 0, "a stale handle was dereferenced");
   check(failed_releases == 0, "a release was refused (double or stale release)");
