@@ -91,6 +91,21 @@ struct Model {
     live.erase(h);
     bury(h);
   }
+  // Kills every live entry whose value % modulus == remainder, as a pass over the pool
+  // (erase_if, or release_later then flush) does; returns how many it killed.
+  std::size_t kill_where_value_mod(int modulus, int remainder) {
+    std::size_t killed = 0;
+    for (auto it = live.begin(); it != live.end();) {
+      if (it->second % modulus == remainder) {
+        bury(it->first);
+        it = live.erase(it);
+        ++killed;
+      } else {
+        ++it;
+      }
+    }
+    return killed;
+  }
   engine::PoolHandle pick_live(std::uint32_t r) const {
     auto it = live.begin();
     std::advance(it, static_cast<long>(r % live.size()));
@@ -283,16 +298,7 @@ void run(Reader& in) {
           } else {
             erased = pool.erase_if([&](const Value& v) { return v.value() % modulus == 0; });
           }
-          std::size_t expected = 0;
-          for (auto it = model.live.begin(); it != model.live.end();) {
-            if (it->second % modulus == 0) {
-              model.bury(it->first);
-              it = model.live.erase(it);
-              ++expected;
-            } else {
-              ++it;
-            }
-          }
+          const std::size_t expected = model.kill_where_value_mod(modulus, 0);
           FUZZ_CHECK(erased == expected, "erase_if erased a different count");
           FUZZ_CHECK(!check_no_allocation || pool.stats().bytes_held == before.bytes_held, "erase_if allocated");
           break;
@@ -429,16 +435,7 @@ void run(Reader& in) {
             }
             return v.value() % modulus == 0;
           });
-          std::size_t expected = 0;
-          for (auto it = model.live.begin(); it != model.live.end();) {
-            if (it->second % modulus == 0) {
-              model.bury(it->first);
-              it = model.live.erase(it);
-              ++expected;
-            } else {
-              ++it;
-            }
-          }
+          std::size_t expected = model.kill_where_value_mod(modulus, 0);
           for (const auto& [h, value] : added) model.live.emplace(h, value);
           for (const auto h : newcomers_doomed) {
             FUZZ_CHECK(model.live.count(h) == 1, "erase_if visited a newcomer that was never emplaced");
@@ -457,14 +454,7 @@ void run(Reader& in) {
               ++marked;
             }
           });
-          for (auto it = model.live.begin(); it != model.live.end();) {
-            if (it->second % modulus == 1) {
-              model.bury(it->first);
-              it = model.live.erase(it);
-            } else {
-              ++it;
-            }
-          }
+          model.kill_where_value_mod(modulus, 1);
           FUZZ_CHECK(pool.flush_releases() == marked, "flush after for_each released a different count");
           FUZZ_CHECK(!check_no_allocation || pool.stats().bytes_held == before.bytes_held,
                      "release_later inside for_each allocated");
