@@ -197,14 +197,23 @@ std::size_t pool_bytes(const game::SimStats& stats) {
   return bytes;
 }
 
+// One line every 5000 frames (or twentieth of a shorter run), with the checks so far, so that a run stopped early
+// (the full soak takes hours) still leaves evidence of what held up to where it got.
 void print_progress(const game::Simulation& sim, const game::SimStats& stats, std::uint64_t frame,
-                    const Args& args, std::size_t rss) {
+                    const Args& args, std::size_t rss, const Totals& totals) {
   std::size_t capacity = 0;
-  for (const auto& pool : stats.pools) capacity += pool.pooled ? pool.capacity : 0;
+  std::uint64_t stale = 0, refused = 0;
+  for (const auto& pool : stats.pools) {
+    capacity += pool.pooled ? pool.capacity : 0;
+    stale += pool.stale_gets;
+    refused += pool.failed_releases;
+  }
   std::printf("soak: frame %" PRIu64 "/%" PRIu64 " %s live: bullets %zu enemy_bullets %zu particles %zu "
-              "enemies %zu, pooled capacity %zu, rss %.1f MiB\n",
+              "enemies %zu, pooled capacity %zu, rss %.1f MiB; so far: over max_capacity %" PRIu64
+              ", over policy bound %" PRIu64 ", stale derefs %" PRIu64 ", refused releases %" PRIu64 "\n",
               frame + 1, args.frames, sim.applied_settings().pooling ? "pooled" : "heap  ", stats.pools[0].live,
-              stats.pools[1].live, stats.pools[2].live, stats.pools[3].live, capacity, mib(rss));
+              stats.pools[1].live, stats.pools[2].live, stats.pools[3].live, capacity, mib(rss),
+              totals.over_cap_frames, totals.over_bound_frames, stale, refused);
   std::fflush(stdout);
 }
 
@@ -224,7 +233,7 @@ int main(int argc, char** argv) {
   sim.settings().autofire = true;
   Totals totals;
   bool was_pooled = true;
-  const std::uint64_t report_every = std::max<std::uint64_t>(args.frames / 20, 1);
+  const std::uint64_t report_every = std::max<std::uint64_t>(std::min<std::uint64_t>(args.frames / 20, 5000), 1);
   const std::uint64_t warm_end = warmup_end(args);
   for (std::uint64_t frame = 0; frame < args.frames; ++frame) {
     apply_schedule(sim, frame, args);
@@ -243,7 +252,7 @@ int main(int argc, char** argv) {
           std::max(late ? totals.other_late_max : totals.other_warm, other);
     }
     if ((frame + 1) % report_every == 0 || frame + 1 == args.frames || frame + 1 == warm_end) {
-      print_progress(sim, stats, frame, args, resident_bytes());
+      print_progress(sim, stats, frame, args, resident_bytes(), totals);
     }
   }
 

@@ -58,20 +58,13 @@ class ObjectStore {
   }
 
   // Two-phase update: keep(T&) runs on every live object and returns false for the dead;
-  // the dead are released after the pass, never while the pass walks the storage.
-  // The dead list is ours, not VectorPool::release_later's queue: that queue grows lazily
-  // (push_back) whenever a step kills more objects than any step before, which is an
-  // allocation in a step where no pool grew. Ours is reserved to the pool's capacity, so
-  // it can only allocate in a step where the pool itself grew.
+  // the dead are released after the pass, never while the pass walks the storage. The pool's
+  // erase_if does both phases without allocating, and frees the lowest dead slot last, so the
+  // next spawns refill the storage from the front, in the order the next pass walks it.
   template <class Keep>
   void update(Keep&& keep) {
     if (pooled_) {
-      dead_.clear();
-      dead_.reserve(pool_.capacity());
-      pool_.for_each([&](engine::PoolHandle handle, T& object) {
-        if (!keep(object)) dead_.push_back(handle);
-      });
-      for (const engine::PoolHandle handle : dead_) releases_ += pool_.release(handle) ? 1u : 0u;
+      releases_ += pool_.erase_if([&](T& object) { return !keep(object); });
       return;
     }
     // Heap mode, the classic loop: swap the last pointer into the hole and look again.
@@ -130,7 +123,6 @@ class ObjectStore {
       warm_capacity_ = pool_.capacity();
       pool_.clear();
       pool_.shrink_to_fit();
-      dead_ = {};
     } else {
       pool_.reserve(std::max(heap_.size(), warm_capacity_));
       for (T* object : heap_) {
@@ -164,8 +156,7 @@ class ObjectStore {
     s.live = size();
     s.peak_live = peak_live_;
     s.capacity = capacity();
-    s.bytes_held = pooled_ ? pool.bytes_held + dead_.capacity() * sizeof(engine::PoolHandle)
-                           : heap_.size() * sizeof(T) + heap_.capacity() * sizeof(T*);
+    s.bytes_held = pooled_ ? pool.bytes_held : heap_.size() * sizeof(T) + heap_.capacity() * sizeof(T*);
     s.growth_events = pool.growth_events + heap_growths_;
     s.spawns = spawns_;
     s.releases = releases_;
@@ -188,7 +179,6 @@ class ObjectStore {
 
   engine::VectorPool<T> pool_;
   std::vector<T*> heap_;  // heap mode: owning pointers
-  std::vector<engine::PoolHandle> dead_;  // pooled mode: handles to release after a pass
   engine::GrowthPolicy policy_;
   bool pooled_;
   std::size_t warm_capacity_ = 0;  // pool capacity when heap mode last took over
