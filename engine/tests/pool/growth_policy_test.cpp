@@ -7,24 +7,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "support/pool_test_support.hpp"
+
+namespace pool_test {
 namespace {
-
-using engine::GrowthEvent;
-using engine::GrowthPolicy;
-using engine::PoolHandle;
-using engine::StorageMode;
-using engine::VectorPool;
-
-GrowthPolicy policy(StorageMode mode, std::size_t initial, std::size_t step, std::size_t max,
-                    std::size_t page = 64) {
-  GrowthPolicy p;
-  p.initial_capacity = initial;
-  p.growth_step = step;
-  p.max_capacity = max;
-  p.storage = mode;
-  p.page_slots = page;
-  return p;
-}
 
 // Emplaces until the pool refuses (or `limit`), returning the capacity after each growth.
 std::vector<std::size_t> capacities_until_full(VectorPool<std::uint64_t>& pool, std::size_t limit) {
@@ -111,3 +97,4 @@ TEST(GrowthPolicy, MaxCapacityZeroRefusesEverything) {
 }
 
 }  // namespace
+}  // namespace pool_test

@@ -7,26 +7,15 @@
 #include <utility>
 #include <vector>
 
-#include "support/instance_tracker.hpp"
+#include "support/pool_test_support.hpp"
 
+namespace pool_test {
 namespace {
-
-using engine::GrowthPolicy;
-using engine::PoolHandle;
-using engine::PoolPtr;
-using engine::StorageMode;
-using engine::VectorPool;
-using pool_test::Lifetimes;
-using pool_test::Tracked;
 
 static_assert(!std::is_copy_constructible_v<PoolPtr<Tracked>>);
 static_assert(std::is_nothrow_move_constructible_v<PoolPtr<Tracked>>);
 
-class PoolPtrTest : public ::testing::Test {
- protected:
-  void SetUp() override { Lifetimes::reset(); }
-  void TearDown() override { EXPECT_EQ(Lifetimes::bad_destructions, 0); }
-};
+class PoolPtrTest : public LifetimeChecked<> {};
 
 TEST_F(PoolPtrTest, ReleasesOnDestruction) {
   VectorPool<Tracked> pool;
@@ -109,3 +98,4 @@ TEST_F(PoolPtrTest, EmptyWhenThePoolIsAtItsCap) {
 }
 
 }  // namespace
+}  // namespace pool_test

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "support/instance_tracker.hpp"
+#include "support/pool_test_support.hpp"
 
 namespace {
 std::size_t g_allocations = 0;  // every operator new in the process; single-threaded test
@@ -60,24 +60,13 @@ void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 
+namespace pool_test {
 namespace {
-
-using engine::GrowthPolicy;
-using engine::PoolHandle;
-using engine::StorageMode;
-using engine::VectorPool;
-using pool_test::Lifetimes;
-using pool_test::Tracked;
 
 constexpr std::size_t kLive = 3000;  // objects kept alive between culls
 
-GrowthPolicy policy(StorageMode mode) {
-  GrowthPolicy p;
-  p.storage = mode;
-  p.initial_capacity = 16;  // must grow to kLive during the warm-up
-  p.page_slots = 512;
-  return p;
-}
+// 16 slots, so the pool must grow to kLive during the warm-up; pages of 512 slots.
+GrowthPolicy warm_up_policy(StorageMode mode) { return policy(mode, 16, 0, kDefaultMaxCapacity, 512); }
 
 class ZeroAllocation : public ::testing::TestWithParam<StorageMode> {
  protected:
@@ -119,12 +108,8 @@ class ZeroAllocation : public ::testing::TestWithParam<StorageMode> {
   int next_value_ = 0;
 };
 
-std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
-  return info.param == StorageMode::contiguous ? "Contiguous" : "Stable";
-}
-
 TEST_P(ZeroAllocation, BigCullsWithReleaseLaterAndEraseIfNeverAllocate) {
-  VectorPool<Tracked> pool(policy(GetParam()));
+  VectorPool<Tracked> pool(warm_up_policy(GetParam()));
   warm_up(pool);
   const engine::PoolStats warm = pool.stats();
   std::mt19937 rng(7);
@@ -165,7 +150,7 @@ TEST_P(ZeroAllocation, BigCullsWithReleaseLaterAndEraseIfNeverAllocate) {
 // Handles queued several times, or queued and then released directly (and their slots
 // reused and queued again), could make a naive queue grow without bound between flushes.
 TEST_P(ZeroAllocation, RepeatedAndStaleQueueEntriesNeitherOverflowNorAllocate) {
-  VectorPool<Tracked> pool(policy(GetParam()));
+  VectorPool<Tracked> pool(warm_up_policy(GetParam()));
   warm_up(pool);
   const engine::PoolStats warm = pool.stats();
   handles_.clear();
@@ -210,7 +195,7 @@ TEST_P(ZeroAllocation, RepeatedAndStaleQueueEntriesNeitherOverflowNorAllocate) {
 
 // The queue's memory is part of the pages and so of bytes_held: 8 bytes a slot.
 TEST_P(ZeroAllocation, QueueMemoryIsCountedInBytesHeld) {
-  VectorPool<Tracked> pool(policy(GetParam()));
+  VectorPool<Tracked> pool(warm_up_policy(GetParam()));
   warm_up(pool);
   const engine::PoolStats s = pool.stats();
   EXPECT_GE(s.bytes_held, s.capacity * (sizeof(Tracked) + sizeof(PoolHandle) + 2 * sizeof(std::uint32_t)));
@@ -228,3 +213,4 @@ TEST(AllocationCounter, CountsVectorGrowth) {
 }
 
 }  // namespace
+}  // namespace pool_test

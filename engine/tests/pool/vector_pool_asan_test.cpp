@@ -9,12 +9,10 @@
 #include <string>
 #include <vector>
 
-namespace {
+#include "support/pool_test_support.hpp"
 
-using engine::GrowthPolicy;
-using engine::PoolHandle;
-using engine::StorageMode;
-using engine::VectorPool;
+namespace pool_test {
+namespace {
 
 // 16 bytes: a whole number of ASan granules, so poisoning is exact to the byte.
 struct Particle {
@@ -22,13 +20,8 @@ struct Particle {
   std::uint64_t velocity;
 };
 
-GrowthPolicy policy(StorageMode mode) {
-  GrowthPolicy p;
-  p.initial_capacity = 64;
-  p.storage = mode;
-  p.page_slots = 64;
-  return p;
-}
+// One page's worth of slots to start with, in either mode.
+GrowthPolicy one_page_policy(StorageMode mode) { return policy(mode, 64); }
 
 class AsanPoisoning : public ::testing::TestWithParam<StorageMode> {
  protected:
@@ -39,16 +32,12 @@ class AsanPoisoning : public ::testing::TestWithParam<StorageMode> {
   if (!engine::detail::asan_poisoning) GTEST_SKIP() << "built without AddressSanitizer: nothing reports the access"
 
 
-std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
-  return info.param == StorageMode::contiguous ? "Contiguous" : "Stable";
-}
-
 std::uint64_t read(const Particle* p) {
   return static_cast<const volatile std::uint64_t&>(p->velocity);
 }
 
 TEST_P(AsanPoisoning, ReadingAReleasedObjectIsReported) {
-  VectorPool<Particle> pool(policy(GetParam()));
+  VectorPool<Particle> pool(one_page_policy(GetParam()));
   const PoolHandle h = *pool.emplace(Particle{1, 2});
   const Particle* kept = pool.get(h);
   EXPECT_EQ(read(kept), 2u);  // alive: fine
@@ -58,14 +47,14 @@ TEST_P(AsanPoisoning, ReadingAReleasedObjectIsReported) {
 }
 
 TEST_P(AsanPoisoning, NeverUsedSlotsArePoisoned) {
-  VectorPool<Particle> pool(policy(GetParam()));
+  VectorPool<Particle> pool(one_page_policy(GetParam()));
   const Particle* first = pool.get(*pool.emplace(Particle{1, 2}));
   SKIP_WITHOUT_ASAN();
   EXPECT_DEATH(static_cast<void>(read(first + 5)), "use-after-poison");
 }
 
 TEST_P(AsanPoisoning, ReusedSlotIsUnpoisonedForItsNewObject) {
-  VectorPool<Particle> pool(policy(GetParam()));
+  VectorPool<Particle> pool(one_page_policy(GetParam()));
   const PoolHandle h = *pool.emplace(Particle{1, 2});
   pool.release(h);
   const PoolHandle again = *pool.emplace(Particle{3, 4});
@@ -73,7 +62,7 @@ TEST_P(AsanPoisoning, ReusedSlotIsUnpoisonedForItsNewObject) {
 }
 
 TEST_P(AsanPoisoning, ChurnMigrationAndClearNeverTripTheSanitizer) {
-  VectorPool<Particle> pool(policy(GetParam()));
+  VectorPool<Particle> pool(one_page_policy(GetParam()));
   std::vector<PoolHandle> handles;
   for (std::uint64_t round = 0; round < 6; ++round) {
     for (std::uint64_t i = 0; i < 500; ++i) handles.push_back(*pool.emplace(Particle{i, round}));
@@ -97,10 +86,11 @@ INSTANTIATE_TEST_SUITE_P(BothModes, AsanPoisoning,
 TEST(AsanPoisoningContiguous, KeptPointerAcrossRelocationIsReported) {
   SKIP_WITHOUT_ASAN();
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  VectorPool<Particle> pool(policy(StorageMode::contiguous));
+  VectorPool<Particle> pool(one_page_policy(StorageMode::contiguous));
   const Particle* kept = pool.get(*pool.emplace(Particle{1, 2}));
   for (std::uint64_t i = 0; i < 100; ++i) pool.emplace(Particle{i, i});  // relocates: old buffer freed
   EXPECT_DEATH(static_cast<void>(read(kept)), "heap-use-after-free");
 }
 
 }  // namespace
+}  // namespace pool_test

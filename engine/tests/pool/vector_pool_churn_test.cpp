@@ -11,22 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "support/instance_tracker.hpp"
+#include "support/pool_test_support.hpp"
 
+namespace pool_test {
 namespace {
-
-using engine::GrowthPolicy;
-using engine::PoolHandle;
-using engine::StorageMode;
-using engine::VectorPool;
-using pool_test::Lifetimes;
-using pool_test::Tracked;
-
-struct HandleLess {
-  bool operator()(PoolHandle a, PoolHandle b) const {
-    return a.index != b.index ? a.index < b.index : a.generation < b.generation;
-  }
-};
 
 struct ChurnCase {
   const char* name;
@@ -36,17 +24,6 @@ struct ChurnCase {
 };
 
 void PrintTo(const ChurnCase& c, std::ostream* out) { *out << c.name << " seed " << c.seed; }
-
-GrowthPolicy policy(StorageMode mode, std::size_t initial, std::size_t step, std::size_t page,
-                    std::size_t max = std::size_t{1} << 28) {
-  GrowthPolicy p;
-  p.initial_capacity = initial;
-  p.growth_step = step;
-  p.max_capacity = max;
-  p.storage = mode;
-  p.page_slots = page;
-  return p;
-}
 
 class Churn : public ::testing::TestWithParam<ChurnCase> {
  protected:
@@ -207,14 +184,14 @@ TEST_P(Churn, DestructorDestroysWhatIsLeft) {
 }
 
 const ChurnCase kCases[] = {
-    {"ContiguousDoubling", policy(StorageMode::contiguous, 8, 0, 4096), false, 1},
-    {"ContiguousStep", policy(StorageMode::contiguous, 1, 13, 4096), false, 2},
-    {"ContiguousFromZero", policy(StorageMode::contiguous, 0, 0, 4096), false, 3},
-    {"StableSmallPages", policy(StorageMode::stable, 0, 0, 64), false, 4},
-    {"StableBigPages", policy(StorageMode::stable, 100, 0, 1024), false, 5},
-    {"SwitchingFromContiguous", policy(StorageMode::contiguous, 16, 0, 128), true, 6},
-    {"SwitchingFromStable", policy(StorageMode::stable, 16, 5, 64), true, 7},
-    {"SwitchingSeed8", policy(StorageMode::contiguous, 3, 0, 64), true, 8},
+    {"ContiguousDoubling", policy(StorageMode::contiguous, 8, 0, kDefaultMaxCapacity, 4096), false, 1},
+    {"ContiguousStep", policy(StorageMode::contiguous, 1, 13, kDefaultMaxCapacity, 4096), false, 2},
+    {"ContiguousFromZero", policy(StorageMode::contiguous, 0, 0, kDefaultMaxCapacity, 4096), false, 3},
+    {"StableSmallPages", policy(StorageMode::stable, 0, 0, kDefaultMaxCapacity, 64), false, 4},
+    {"StableBigPages", policy(StorageMode::stable, 100, 0, kDefaultMaxCapacity, 1024), false, 5},
+    {"SwitchingFromContiguous", policy(StorageMode::contiguous, 16, 0, kDefaultMaxCapacity, 128), true, 6},
+    {"SwitchingFromStable", policy(StorageMode::stable, 16, 5, kDefaultMaxCapacity, 64), true, 7},
+    {"SwitchingSeed8", policy(StorageMode::contiguous, 3, 0, kDefaultMaxCapacity, 64), true, 8},
 };
 
 std::string case_name(const ::testing::TestParamInfo<ChurnCase>& param) { return param.param.name; }
@@ -222,3 +199,4 @@ std::string case_name(const ::testing::TestParamInfo<ChurnCase>& param) { return
 INSTANTIATE_TEST_SUITE_P(Policies, Churn, ::testing::ValuesIn(kCases), case_name);
 
 }  // namespace
+}  // namespace pool_test

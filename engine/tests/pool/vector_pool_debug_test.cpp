@@ -10,35 +10,17 @@
 #include <cstdint>
 #include <cstring>
 
-#include "support/instance_tracker.hpp"
+#include "support/pool_test_support.hpp"
 
+namespace pool_test {
 namespace {
 
-using engine::GrowthPolicy;
-using engine::PoolHandle;
-using engine::PoolPtr;
-using engine::StorageMode;
-using engine::VectorPool;
-using pool_test::Tracked;
-
 static_assert(ENGINE_POOL_DEBUG == 1);
-
-GrowthPolicy policy(StorageMode mode, std::size_t initial = 8) {
-  GrowthPolicy p;
-  p.initial_capacity = initial;
-  p.storage = mode;
-  p.page_slots = 64;
-  return p;
-}
 
 class DebugChecks : public ::testing::TestWithParam<StorageMode> {
  protected:
   void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
 };
-
-std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
-  return info.param == StorageMode::contiguous ? "Contiguous" : "Stable";
-}
 
 TEST_P(DebugChecks, MessageNamesFileAndLine) {
   VectorPool<Tracked> pool(policy(GetParam()));
@@ -168,3 +150,4 @@ TEST(DebugChecksStable, GrowthInsideForEachIsAllowed) {
 }
 
 }  // namespace
+}  // namespace pool_test

@@ -9,29 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "support/instance_tracker.hpp"
+#include "support/pool_test_support.hpp"
 
+namespace pool_test {
 namespace {
-
-using engine::GrowthPolicy;
-using engine::PoolHandle;
-using engine::PoolStats;
-using engine::StorageMode;
-using engine::VectorPool;
-using pool_test::AlignedTracked;
-using pool_test::Lifetimes;
-using pool_test::MoveOnlyTracked;
-using pool_test::ThrowingTracked;
-using pool_test::Tracked;
-
-GrowthPolicy policy(StorageMode mode, std::size_t initial, std::size_t max = std::size_t{1} << 28) {
-  GrowthPolicy p;
-  p.initial_capacity = initial;
-  p.max_capacity = max;
-  p.storage = mode;
-  p.page_slots = 64;
-  return p;
-}
 
 bool same_counts(const PoolStats& a, const PoolStats& b) {
   return a.live == b.live && a.free == b.free && a.capacity == b.capacity &&
@@ -49,10 +30,6 @@ class Lifetime : public ::testing::TestWithParam<StorageMode> {
     EXPECT_EQ(Lifetimes::bad_destructions, 0);
   }
 };
-
-std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
-  return info.param == StorageMode::contiguous ? "Contiguous" : "Stable";
-}
 
 TEST_P(Lifetime, GrowthKeepsEveryObjectAliveExactlyOnce) {
   VectorPool<Tracked> pool(policy(GetParam(), 1));
@@ -180,7 +157,7 @@ TEST(LifetimeStable, ThrowingConstructorOnAFullPageTableKeepsBytesHeld) {
 }
 
 TEST_P(Lifetime, MaxCapacityRefusesWithNulloptAndChangesNothing) {
-  VectorPool<Tracked> pool(policy(GetParam(), 3, 5));
+  VectorPool<Tracked> pool(policy(GetParam(), 3, 0, 5));
   std::vector<PoolHandle> handles;
   for (int i = 0; i < 5; ++i) {
     const auto h = pool.emplace(i);
@@ -432,3 +409,4 @@ TEST(LifetimeStable, GrowthAllocatesOnePageRegardlessOfSize) {
 }
 
 }  // namespace
+}  // namespace pool_test

@@ -12,32 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "support/instance_tracker.hpp"
+#include "support/pool_test_support.hpp"
 
+namespace pool_test {
 namespace {
 
-using engine::GrowthEvent;
-using engine::GrowthPolicy;
-using engine::PoolHandle;
-using engine::StorageMode;
-using engine::VectorPool;
-using pool_test::Lifetimes;
-using pool_test::Tracked;
-
-struct HandleLess {
-  bool operator()(PoolHandle a, PoolHandle b) const {
-    return a.index != b.index ? a.index < b.index : a.generation < b.generation;
-  }
-};
-
+// Every pool here is stable; the page size and cap are what the tests vary.
 GrowthPolicy stable(std::size_t page_slots, std::size_t max, std::size_t initial = 0, std::size_t step = 0) {
-  GrowthPolicy p;
-  p.storage = StorageMode::stable;
-  p.page_slots = page_slots;
-  p.max_capacity = max;
-  p.initial_capacity = initial;
-  p.growth_step = step;
-  return p;
+  return policy(StorageMode::stable, initial, step, max, page_slots);
 }
 
 // A pool plus the reference it must agree with.
@@ -236,3 +218,4 @@ TEST(SetPolicyStable, LoweringThenRaisingTheCapKeepsThePoolConsistent) {
 }
 
 }  // namespace
+}  // namespace pool_test

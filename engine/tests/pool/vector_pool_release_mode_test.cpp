@@ -7,37 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "support/instance_tracker.hpp"
+#include "support/pool_test_support.hpp"
 
+namespace pool_test {
 namespace {
-
-using engine::GrowthPolicy;
-using engine::PoolHandle;
-using engine::PoolPtr;
-using engine::StorageMode;
-using engine::VectorPool;
-using pool_test::Lifetimes;
-using pool_test::Tracked;
 
 static_assert(ENGINE_POOL_DEBUG == 0);
 
-GrowthPolicy policy(StorageMode mode, std::size_t initial = 8) {
-  GrowthPolicy p;
-  p.initial_capacity = initial;
-  p.storage = mode;
-  p.page_slots = 64;
-  return p;
-}
-
-class ReleaseMode : public ::testing::TestWithParam<StorageMode> {
- protected:
-  void SetUp() override { Lifetimes::reset(); }
-  void TearDown() override { EXPECT_EQ(Lifetimes::bad_destructions, 0); }
-};
-
-std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
-  return info.param == StorageMode::contiguous ? "Contiguous" : "Stable";
-}
+class ReleaseMode : public LifetimeChecked<::testing::TestWithParam<StorageMode>> {};
 
 TEST_P(ReleaseMode, DoubleStaleAndForeignReleasesAreRefusedAndCounted) {
   VectorPool<Tracked> pool(policy(GetParam()));
@@ -131,3 +108,4 @@ TEST(ReleaseModeContiguous, RelocatingEmplaceInsideForEachReturnsNullopt) {
 }
 
 }  // namespace
+}  // namespace pool_test

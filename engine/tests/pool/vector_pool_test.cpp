@@ -8,35 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "support/instance_tracker.hpp"
+#include "support/pool_test_support.hpp"
 
+namespace pool_test {
 namespace {
 
-using engine::GrowthEvent;
-using engine::GrowthPolicy;
-using engine::PoolHandle;
-using engine::StorageMode;
-using engine::VectorPool;
-using pool_test::Lifetimes;
-using pool_test::Tracked;
+// Four slots: the API tests below reach growth within a few emplaces.
+GrowthPolicy small_policy(StorageMode mode, std::size_t initial = 4) { return policy(mode, initial); }
 
-GrowthPolicy small_policy(StorageMode mode, std::size_t initial = 4) {
-  GrowthPolicy p;
-  p.initial_capacity = initial;
-  p.storage = mode;
-  p.page_slots = 64;
-  return p;
-}
-
-class VectorPoolModes : public ::testing::TestWithParam<StorageMode> {
- protected:
-  void SetUp() override { Lifetimes::reset(); }
-  void TearDown() override { EXPECT_EQ(Lifetimes::bad_destructions, 0); }
-};
-
-std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
-  return info.param == StorageMode::contiguous ? "Contiguous" : "Stable";
-}
+class VectorPoolModes : public LifetimeChecked<::testing::TestWithParam<StorageMode>> {};
 
 TEST_P(VectorPoolModes, EmplaceConstructsInPlaceAndGetReachesIt) {
   VectorPool<Tracked> pool(small_policy(GetParam()));
@@ -428,3 +408,4 @@ TEST(VectorPool, HandleAtAnswersForLiveSlotsOnly) {
 }
 
 }  // namespace
+}  // namespace pool_test

@@ -1,0 +1,70 @@
+#pragma once
+// Test support: the scaffolding every VectorPool test file used to write for itself — the
+// engine names they use, a GrowthPolicy builder, the StorageMode parameter printer, a
+// handle order for reference maps, and the fixture that checks Tracked lifetimes. Test
+// files put their anonymous namespace inside namespace pool_test to see all of it.
+#include <engine/pool/growth_policy.hpp>
+#include <engine/pool/pool_handle.hpp>
+#include <engine/pool/vector_pool.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <string>
+
+#include "instance_tracker.hpp"
+
+namespace pool_test {
+
+// The engine names the pool tests use, so no test file repeats a block of using-declarations.
+using engine::GrowthEvent;
+using engine::GrowthPolicy;
+using engine::PoolHandle;
+using engine::PoolPtr;
+using engine::PoolStats;
+using engine::StorageMode;
+using engine::VectorPool;
+
+// The library's default cap, for callers that must name it to reach the page-size argument.
+inline constexpr std::size_t kDefaultMaxCapacity = std::size_t{1} << 28;
+static_assert(kDefaultMaxCapacity == GrowthPolicy{}.max_capacity, "keep in step with GrowthPolicy");
+
+// A policy in `mode` that starts at `initial` slots and grows by `step` (0: doubles) up to
+// `max`. Pages default to 64 slots, far below the library's 4096, so a few hundred objects
+// already span several pages of a stable pool. The default of 8 slots grows within a
+// handful of emplaces.
+inline GrowthPolicy policy(StorageMode mode, std::size_t initial = 8, std::size_t step = 0,
+                           std::size_t max = kDefaultMaxCapacity, std::size_t page = 64) {
+  GrowthPolicy p;
+  p.initial_capacity = initial;
+  p.growth_step = step;
+  p.max_capacity = max;
+  p.storage = mode;
+  p.page_slots = page;
+  return p;
+}
+
+// Names the instances of a suite parameterised on StorageMode ("…/Contiguous", "…/Stable")
+// for INSTANTIATE_TEST_SUITE_P, so a failure says which mode broke.
+inline std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
+  return info.param == StorageMode::contiguous ? "Contiguous" : "Stable";
+}
+
+// A strict order on handles, so a std::map can be the reference model of a pool's live set.
+struct HandleLess {
+  bool operator()(PoolHandle a, PoolHandle b) const {
+    return a.index != b.index ? a.index < b.index : a.generation < b.generation;
+  }
+};
+
+// Base fixture for tests of Tracked objects: counts start from zero, and no test may end
+// having destroyed something that was not alive. Base is ::testing::Test or a
+// ::testing::TestWithParam<...>.
+template <class Base = ::testing::Test>
+class LifetimeChecked : public Base {
+ protected:
+  void SetUp() override { Lifetimes::reset(); }
+  void TearDown() override { EXPECT_EQ(Lifetimes::bad_destructions, 0); }
+};
+
+}  // namespace pool_test
