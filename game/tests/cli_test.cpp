@@ -4,36 +4,22 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "test_support.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
+using game::test::RunResult;
+using game::test::Streams;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr, or stderr only
-};
-
-// Runs poolshot with `args` (already shell-quoted), the display variables unset and then
-// `env` ("NAME=value ...") set.
-RunResult run_poolshot(const std::string& args, bool stderr_only = true, const std::string& env = "") {
-  const std::string command = "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER " + env + " '" POOLSHOT_BINARY "' " +
-                              args + (stderr_only ? " 2>&1 >/dev/null" : " 2>&1");
-  RunResult r;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+// Runs poolshot with `args` (already shell-quoted); by default only stderr is kept, where
+// the messages under test go.
+RunResult run_poolshot(const std::string& args, Streams streams = Streams::stderr_only, const std::string& env = "") {
+  return game::test::run_binary(POOLSHOT_BINARY, args, streams, env);
 }
 
 class Cli : public ::testing::Test {
@@ -71,7 +57,7 @@ TEST_F(Cli, BadFlagsAndValues) {
 }
 
 TEST_F(Cli, HelpGoesToStdoutAndSucceeds) {
-  const RunResult r = run_poolshot("--help", false);
+  const RunResult r = run_poolshot("--help", Streams::stdout_and_stderr);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("usage: poolshot"), std::string::npos);
 }
@@ -169,7 +155,7 @@ TEST_F(Cli, OffscreenWindowPlaysTheSameGameAsHeadless) {
   const fs::path shot = dir_ / "shot.png", windowed = dir_ / "windowed.json", headless = dir_ / "headless.json";
   const std::string common = "--frames 120 --autofire --seed 5 ";
   const auto w = report_of(
-      run_poolshot(common + "--screenshot " + shot.string() + " --report " + windowed.string(), true, "SDL_VIDEODRIVER=offscreen"),
+      run_poolshot(common + "--screenshot " + shot.string() + " --report " + windowed.string(), Streams::stderr_only, "SDL_VIDEODRIVER=offscreen"),
       windowed);
   const auto h = report_of(run_poolshot("--headless " + common + "--report " + headless.string()), headless);
   EXPECT_EQ(w.at("state_hash"), h.at("state_hash"));

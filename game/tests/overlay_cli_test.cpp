@@ -9,34 +9,22 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "test_support.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr
-};
+using game::test::RunResult;
 
+// Runs poolshot with `args` (already shell-quoted), keeping stdout and stderr.
 RunResult run_poolshot(const std::string& args) {
-  const std::string command = "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER '" POOLSHOT_BINARY "' " + args + " 2>&1";
-  RunResult r;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return game::test::run_binary(POOLSHOT_BINARY, args, game::test::Streams::stdout_and_stderr);
 }
 
 nlohmann::json read_json(const fs::path& p) {

@@ -1,11 +1,15 @@
 #pragma once
-// Helpers shared by the game's tests: load the repo's scenarios, run a simulation.
+// Helpers shared by the game's tests: load the repo's scenarios, run a simulation, run the
+// real binary.
 #include "headless_run.hpp"
 #include "scenario.hpp"
 #include "simulation.hpp"
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <functional>
 #include <string>
 
@@ -33,6 +37,33 @@ inline std::uint64_t hash_after(const Scenario& scenario, std::uint64_t seed, in
     if (f % checkpoint == 0 || f == frames) folded = folded * 0x100000001b3ull ^ sim.state_hash();
   }
   return folded;
+}
+
+// What a run of a binary gave back.
+struct RunResult {
+  int exit_code = -1;  // -1: it could not be started, or a signal ended it
+  std::string out;     // the captured streams, see Streams
+};
+
+enum class Streams { stderr_only, stdout_and_stderr };
+
+// Runs `binary` through the shell with `args` (already shell-quoted) and returns its exit code
+// and the `streams` it wrote. DISPLAY, WAYLAND_DISPLAY and SDL_VIDEODRIVER are unset, so the
+// result does not depend on the desktop the tests run from; `env` ("NAME=value ...") is then
+// set on top.
+inline RunResult run_binary(const std::string& binary, const std::string& args, Streams streams,
+                            const std::string& env = "") {
+  const std::string command = "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER " + env + " '" + binary + "' " +
+                              args + (streams == Streams::stderr_only ? " 2>&1 >/dev/null" : " 2>&1");
+  RunResult r;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
 }
 
 }  // namespace game::test
