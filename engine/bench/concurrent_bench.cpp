@@ -71,6 +71,24 @@ void finish(benchmark::State& state, std::uint64_t expected, std::uint64_t seen)
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+// One burst on a pool that needs no lock around its calls (ConcurrentPool, or a VectorPool
+// only this thread touches): acquire every object, touch each through its handle, release all.
+template <class Pool>
+void run_burst(Pool& pool, Burst<engine::PoolHandle>& b) {
+  for (std::uint32_t i = 0; i < b.refs.size(); ++i) {
+    const auto h = pool.emplace(b.base + i, 1.0f);
+    if (!h) die("emplace failed with the pool far below its cap");
+    b.refs[i] = *h;
+    b.expected += b.base + i;
+  }
+  for (const engine::PoolHandle h : b.refs) {
+    Job* job = pool.get(h);
+    job->run();
+    b.seen += job->id();
+  }
+  for (const engine::PoolHandle h : b.refs) pool.release(h);
+}
+
 // --- engine::ConcurrentPool -------------------------------------------------------------------
 
 std::unique_ptr<engine::ConcurrentPool<Job>> g_concurrent;  // made and checked by thread 0
@@ -79,21 +97,7 @@ void BM_Burst_ConcurrentPool(benchmark::State& state) {
   if (state.thread_index() == 0) g_concurrent = std::make_unique<engine::ConcurrentPool<Job>>();
   // (the first loop test below is a barrier: no thread touches the pool before it exists)
   Burst<engine::PoolHandle> b(state);
-  for (auto _ : state) {
-    engine::ConcurrentPool<Job>& pool = *g_concurrent;
-    for (std::uint32_t i = 0; i < b.refs.size(); ++i) {
-      const auto h = pool.emplace(b.base + i, 1.0f);
-      if (!h) die("emplace failed with the pool far below its cap");
-      b.refs[i] = *h;
-      b.expected += b.base + i;
-    }
-    for (const engine::PoolHandle h : b.refs) {
-      Job* job = pool.get(h);
-      job->run();
-      b.seen += job->id();
-    }
-    for (const engine::PoolHandle h : b.refs) pool.release(h);
-  }
+  for (auto _ : state) run_burst(*g_concurrent, b);
   finish(state, b.expected, b.seen);
   // The loop's end is a barrier too: every thread is done with the pool here.
   if (state.thread_index() == 0) {
@@ -212,20 +216,7 @@ void BM_Burst_NewDelete(benchmark::State& state) {
 void BM_Burst_VectorPool(benchmark::State& state) {
   engine::VectorPool<Job> pool;
   Burst<engine::PoolHandle> b(state);
-  for (auto _ : state) {
-    for (std::uint32_t i = 0; i < b.refs.size(); ++i) {
-      const auto h = pool.emplace(b.base + i, 1.0f);
-      if (!h) die("emplace failed with the pool far below its cap");
-      b.refs[i] = *h;
-      b.expected += b.base + i;
-    }
-    for (const engine::PoolHandle h : b.refs) {
-      Job* job = pool.get(h);
-      job->run();
-      b.seen += job->id();
-    }
-    for (const engine::PoolHandle h : b.refs) pool.release(h);
-  }
+  for (auto _ : state) run_burst(pool, b);
   finish(state, b.expected, b.seen);
 }
 
