@@ -36,6 +36,27 @@ inline std::string open_offscreen(engine::Window& window, int width = 320, int h
     if (!poolshot_gl_reason.empty()) GTEST_SKIP() << poolshot_gl_reason;                    \
   } while (0)
 
+// A fixture for tests that need nothing but a current GL context: a Width x Height offscreen
+// window per test (or a skip that says why there is none), then the window closed and SDL
+// shut down, so each test starts from a clean video subsystem.
+template <int Width, int Height>
+class OffscreenWindowTest : public testing::Test {
+ protected:
+  void SetUp() override { POOLSHOT_REQUIRE_GL(window_, Width, Height); }
+  void TearDown() override {
+    window_.close();
+    SDL_Quit();
+  }
+  engine::Window window_;
+};
+
+// The repo's assets: from POOLSHOT_SOURCE_DIR when ctest sets it (the tree being tested),
+// else the path compiled into the runtime library.
+inline std::string asset_dir() {
+  const char* src = std::getenv("POOLSHOT_SOURCE_DIR");
+  return src != nullptr ? std::string(src) + "/assets" : std::string(POOLSHOT_ASSET_DIR);
+}
+
 struct Rgb {
   int r, g, b;
 };

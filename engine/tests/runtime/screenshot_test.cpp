@@ -7,15 +7,7 @@
 
 namespace {
 
-class ScreenshotTest : public testing::Test {
- protected:
-  void SetUp() override { POOLSHOT_REQUIRE_GL(window_, 64, 48); }
-  void TearDown() override {
-    window_.close();
-    SDL_Quit();
-  }
-  engine::Window window_;
-};
+class ScreenshotTest : public test_support::OffscreenWindowTest<64, 48> {};
 
 // Top half red, bottom half blue, alpha 0 everywhere: what a PNG viewer must show.
 void draw_top_red_bottom_blue() {

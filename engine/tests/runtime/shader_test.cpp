@@ -9,25 +9,14 @@
 
 namespace {
 
-std::string asset_dir() {
-  const char* src = std::getenv("POOLSHOT_SOURCE_DIR");
-  return src != nullptr ? std::string(src) + "/assets" : std::string(POOLSHOT_ASSET_DIR);
-}
+using test_support::asset_dir;
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);
   f << text;
 }
 
-class ShaderTest : public testing::Test {
- protected:
-  void SetUp() override { POOLSHOT_REQUIRE_GL(window_, 64, 64); }
-  void TearDown() override {
-    window_.close();
-    SDL_Quit();
-  }
-  engine::Window window_;
-};
+class ShaderTest : public test_support::OffscreenWindowTest<64, 64> {};
 
 TEST_F(ShaderTest, TheSpriteShadersCompileAndLink) {
   engine::ShaderProgram program;

@@ -15,10 +15,7 @@ using engine::BlendMode;
 using engine::Sprite;
 using test_support::Rgb;
 
-std::string shader_dir() {
-  const char* src = std::getenv("POOLSHOT_SOURCE_DIR");
-  return (src != nullptr ? std::string(src) + "/assets" : std::string(POOLSHOT_ASSET_DIR)) + "/shaders";
-}
+std::string shader_dir() { return test_support::asset_dir() + "/shaders"; }
 
 Sprite sprite(float x, float y, float w, float h, std::uint32_t color, std::uint16_t cell = 0,
               std::uint8_t layer = 0, BlendMode blend = BlendMode::alpha, float rotation = 0.0f) {

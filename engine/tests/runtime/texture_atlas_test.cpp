@@ -23,15 +23,7 @@ TEST(BuiltinAtlas, CellsHaveTheirShapes) {
   EXPECT_EQ(img.pixel(16, 16) & 0xffffffu, 0xffffffu);        // white, so Sprite::color tints it
 }
 
-class AtlasTest : public testing::Test {
- protected:
-  void SetUp() override { POOLSHOT_REQUIRE_GL(window_, 64, 64); }
-  void TearDown() override {
-    window_.close();
-    SDL_Quit();
-  }
-  engine::Window window_;
-};
+class AtlasTest : public test_support::OffscreenWindowTest<64, 64> {};
 
 TEST_F(AtlasTest, LoadsAPngIntoAGridOfCells) {
   engine::Image img = test_support::solid_cells(16, {0xff0000ffu, 0xff00ff00u, 0xffff0000u});
