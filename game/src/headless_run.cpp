@@ -11,12 +11,6 @@ namespace game {
 
 namespace {
 
-std::uint64_t growth_events(const Simulation& sim) {
-  std::uint64_t total = 0;
-  for (const StoreStats& s : sim.stats().pools) total += s.growth_events;
-  return total;
-}
-
 std::atomic<bool> g_pacing{false};
 
 }  // namespace
@@ -35,20 +29,24 @@ std::uint64_t count_step_allocations(Simulation& sim, const Input& input) {
   return heap_alloc_count() - before;
 }
 
-FrameSummary run_headless(Simulation& sim, std::uint64_t frames, const Input& input, std::uint64_t warmup_frames) {
+FrameSummary run_headless(Simulation& sim, std::uint64_t frames, const Input& input, std::uint64_t warmup_frames,
+                          StepObserver* observer) {
   using clock = std::chrono::steady_clock;
   FrameLog log(static_cast<std::size_t>(std::min<std::uint64_t>(frames, kMaxTimedFrames)), warmup_frames);
-  std::uint64_t grown = growth_events(sim);
+  std::uint64_t grown = sim.stats().growth_events;
   for (std::uint64_t f = 0; f < frames; ++f) {
+    if (observer) observer->before_step();
     const std::uint64_t allocs_before = heap_alloc_count();
     const auto start = clock::now();
     sim.step(input);
     const auto stop = clock::now();
     const std::uint64_t allocs = heap_alloc_count() - allocs_before;
-    const std::uint64_t now_grown = growth_events(sim);
+    // Bookkeeping after the clock stopped and the allocations were counted: not measured.
     const double ms = std::chrono::duration<double, std::milli>(stop - start).count();
-    log.record(ms, 0.0, allocs, now_grown != grown);
-    grown = now_grown;
+    const SimStats after = sim.stats();
+    log.record(ms, 0.0, allocs, after.growth_events != grown);
+    grown = after.growth_events;
+    if (observer) observer->after_step(sim, after, ms, allocs);
     pace_after_step(ms);
   }
   return log.summary();

@@ -12,9 +12,19 @@ namespace game {
 inline constexpr std::uint64_t kDefaultWarmupFrames = 120;  // 2 s of game
 inline constexpr std::size_t kMaxTimedFrames = std::size_t{1} << 20;
 
+// Told about every step of a headless loop, outside the timed part: the overlay's recorder
+// (overlay_recorder.hpp) listens this way, so a headless report holds what the overlay shows.
+class StepObserver {
+ public:
+  virtual ~StepObserver() = default;
+  virtual void before_step() = 0;
+  virtual void after_step(const Simulation& sim, const SimStats& after, double sim_ms,
+                          std::uint64_t allocations) = 0;
+};
+
 // Runs `frames` steps with `input` each step (autofire, if on in the settings, overrides it).
 FrameSummary run_headless(Simulation& sim, std::uint64_t frames, const Input& input = {},
-                          std::uint64_t warmup_frames = kDefaultWarmupFrames);
+                          std::uint64_t warmup_frames = kDefaultWarmupFrames, StepObserver* observer = nullptr);
 
 // Pacing (`poolshot --pace`): after each timed step a headless loop rests a ninth of the
 // step's time, outside the timing. A run under a real-time scheduler (scripts/bench uses

@@ -108,8 +108,8 @@ int main(int argc, char** argv) {
   game::OverlayModel overlay;  // what the debug overlay shows at the end: for the report and --advise
   if (options.headless) {
     game::OverlayRecorder recorder;
-    summary = game::run_headless_recorded(sim, options.frames.value_or(game::kDefaultHeadlessFrames), recorder,
-                                          game::kDefaultWarmupFrames);
+    summary = game::run_headless(sim, options.frames.value_or(game::kDefaultHeadlessFrames), {},
+                                game::kDefaultWarmupFrames, &recorder);
     overlay = recorder.model(sim);
   } else {
     engine::AppConfig config;

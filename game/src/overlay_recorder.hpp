@@ -2,9 +2,9 @@
 // game::OverlayRecorder: the statistics the overlay draws from, kept the same way whether a
 // window runs or not: an engine::FrameStats (per-frame times and counters, with every pool
 // growth as an event on the frame it happened in) and the PoolRateMeter. The window's
-// GameApp feeds the runtime's own FrameStats; a headless run feeds the recorder's, through
-// run_headless_recorded(), so the report of a headless run holds what the overlay shows.
-#include "frame_log.hpp"
+// GameApp feeds the runtime's own FrameStats; a headless run feeds the recorder's as the
+// StepObserver of run_headless(), so the report of a headless run holds what the overlay shows.
+#include "headless_run.hpp"
 #include "overlay_model.hpp"
 #include "overlay_rates.hpp"
 #include "simulation.hpp"
@@ -24,7 +24,9 @@ inline constexpr std::size_t kOverlayStatsEvents = 1024;  // pool growths marked
 // pool, label = its name, value = the new capacity) on the frame being recorded.
 void record_growth_events(const Simulation& sim, engine::FrameStats& frames, std::size_t& seen) noexcept;
 
-class OverlayRecorder {
+// As the observer of run_headless(), records one FrameStats frame per step (simulation time,
+// allocations, growth events) and samples the rate meter.
+class OverlayRecorder final : public StepObserver {
  public:
   OverlayRecorder() : frames_(kOverlayStatsFrames, kOverlayStatsEvents) {}
 
@@ -36,16 +38,13 @@ class OverlayRecorder {
   // The model of what the overlay would show now (deterministic view: one step per frame).
   OverlayModel model(const Simulation& sim, OverlayViewOptions view = {}) const;
 
+  void before_step() override;
+  void after_step(const Simulation& sim, const SimStats& after, double sim_ms, std::uint64_t allocations) override;
+
  private:
-  friend FrameSummary run_headless_recorded(Simulation&, std::uint64_t, OverlayRecorder&, std::uint64_t);
   engine::FrameStats frames_;
   PoolRateMeter rates_;
   std::size_t growths_seen_ = 0;
 };
-
-// game::run_headless (same timing, same FrameLog summary) that also records one FrameStats
-// frame per step (simulation time, allocations, growth events) and samples the rate meter.
-FrameSummary run_headless_recorded(Simulation& sim, std::uint64_t frames, OverlayRecorder& recorder,
-                                   std::uint64_t warmup_frames);
 
 }  // namespace game

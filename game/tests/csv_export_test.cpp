@@ -61,7 +61,7 @@ TEST(CsvExport, OverlayExportWritesTheWindowAndTheGrowthLog) {
   Simulation sim(s, 3);
   sim.settings().autofire = true;
   OverlayRecorder recorder;
-  run_headless_recorded(sim, 240, recorder, 60);
+  run_headless(sim, 240, {}, 60, &recorder);
   OverlayViewOptions view;
   view.window_seconds = 2;
   const OverlayModel model = recorder.model(sim, view);

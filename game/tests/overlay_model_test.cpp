@@ -26,7 +26,7 @@ struct RecordedRun {
   explicit RecordedRun(const Scenario& scenario, std::uint64_t frames, bool pooling = true) : sim(scenario, 3) {
     sim.settings().autofire = true;
     sim.settings().pooling = pooling;
-    summary = run_headless_recorded(sim, frames, recorder, kDefaultWarmupFrames);
+    summary = run_headless(sim, frames, {}, kDefaultWarmupFrames, &recorder);
     model = recorder.model(sim);  // default view: 10 s = 600 steps
     report = make_report(sim, summary, {"small_pools", true, &model});
   }
