@@ -143,7 +143,6 @@ std::size_t capacity_bound(const game::PoolConfig& pool, std::size_t live_peak) 
 double mib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
 
 struct PoolWatch {
-  std::size_t live_peak = 0;         // so far, in either mode
   std::size_t live_peak_before_last_quarter = 0, live_peak_last_quarter = 0;
   std::size_t capacity_peak_warm = 0, capacity_peak_late = 0;
   std::size_t worst_capacity = 0, worst_bound = 0;  // the frame closest to (or past) the bound
@@ -168,7 +167,6 @@ void watch_pools(const game::Scenario& scenario, const game::SimStats& stats, st
     const game::StoreStats& pool = stats.pools[p];
     PoolWatch& w = totals.pools[p];
     if (pool.live > scenario.pools[p].max_capacity) ++totals.over_cap_frames;
-    w.live_peak = std::max(w.live_peak, pool.live);
     std::size_t& quarter_peak = last_quarter ? w.live_peak_last_quarter : w.live_peak_before_last_quarter;
     quarter_peak = std::max(quarter_peak, pool.live);
     if (!pool.pooled) continue;
@@ -176,7 +174,9 @@ void watch_pools(const game::Scenario& scenario, const game::SimStats& stats, st
     w.capacity_max = std::max(w.capacity_max, pool.capacity);
     (late ? w.capacity_peak_late : w.capacity_peak_warm) =
         std::max(late ? w.capacity_peak_late : w.capacity_peak_warm, pool.capacity);
-    const std::size_t bound = capacity_bound(scenario.pools[p], w.live_peak);
+    // The store's own peak, counted at every spawn: objects that are born and die inside one
+    // step never show in a count taken between steps, but a pool may have grown for them.
+    const std::size_t bound = capacity_bound(scenario.pools[p], pool.peak_live);
     if (pool.capacity > bound) ++totals.over_bound_frames;
     if (w.worst_bound == 0 || pool.capacity * w.worst_bound > w.worst_capacity * bound) {
       w.worst_capacity = pool.capacity;
