@@ -28,7 +28,26 @@ TEST(GrowthPolicy, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(p.growth_step, 0u);
   EXPECT_EQ(p.max_capacity, std::size_t{1} << 28);
   EXPECT_EQ(p.storage, StorageMode::contiguous);
-  EXPECT_EQ(p.page_slots, 4096u);
+  EXPECT_EQ(p.page_slots, 0u);  // automatic: see the next test
+}
+
+// page_slots 0 picks about 1 MiB of objects per page, between 64 and 16384 slots; an explicit
+// value is kept (rounded up to a power of two).
+TEST(GrowthPolicy, AutomaticPageSizeIsAboutOneMebibyteOfObjects) {
+  struct Particle48 { float f[12]; };
+  struct Big256 { char c[256]; };
+  struct Huge { char c[1 << 16]; };
+  GrowthPolicy stable;
+  stable.storage = StorageMode::stable;
+  EXPECT_EQ(VectorPool<Particle48>(stable).policy().page_slots, 16384u);
+  EXPECT_EQ(VectorPool<Big256>(stable).policy().page_slots, 4096u);
+  EXPECT_EQ(VectorPool<char>(stable).policy().page_slots, 16384u) << "capped: metadata is per slot";
+  EXPECT_EQ(VectorPool<Huge>(stable).policy().page_slots, 64u) << "never below 64 slots";
+  stable.page_slots = 1000;
+  EXPECT_EQ(VectorPool<Particle48>(stable).policy().page_slots, 1024u);
+  VectorPool<Particle48> grown(stable);
+  static_cast<void>(grown.emplace());
+  EXPECT_EQ(grown.capacity(), 1024u) << "one page of the requested size";
 }
 
 TEST(GrowthPolicy, ContiguousDoublingIsCappedByMaxCapacity) {
