@@ -1,5 +1,6 @@
 #include "compare_chart.hpp"
 
+#include "axis_step.hpp"
 #include "csv_export.hpp"
 
 #include <algorithm>
@@ -85,15 +86,6 @@ class Canvas {
  private:
   engine::Image image_;
 };
-
-// 1, 2 or 5 times a power of ten, at least `rough`.
-double nice_step(double rough) {
-  if (!(rough > 0)) return 1;
-  const double power = std::pow(10.0, std::floor(std::log10(rough)));
-  for (const double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * power >= rough) return m * power;
-  return 10 * power;
-}
 
 // Three significant digits or so, in the few characters the font has.
 void number(char* out, std::size_t size, double value) {

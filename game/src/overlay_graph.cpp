@@ -1,5 +1,6 @@
 #include "overlay_graph.hpp"
 
+#include "axis_step.hpp"
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -33,14 +34,6 @@ using namespace overlay_colors;
 constexpr std::uint32_t with_alpha(std::uint32_t c, std::uint32_t a) { return (c & 0x00ffffffu) | (a << 24); }
 constexpr std::uint32_t kGrid = pack(255, 255, 255, 28);
 constexpr std::uint32_t kLabel = pack(200, 200, 210, 200);
-
-double nice_step(double rough) {
-  if (!(rough > 0)) return 1;
-  const double power = std::pow(10.0, std::floor(std::log10(rough)));
-  for (const double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * power >= rough) return m * power;
-  return 10 * power;
-}
 
 // The plot area inside a graph box, and the mapping from (index, ms) to pixels.
 struct Plot {
