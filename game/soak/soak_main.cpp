@@ -128,26 +128,27 @@ std::uint64_t warmup_end(const Args& args) {
 // only when full (to twice its live count), a fixed-step pool by its step, a stable pool rounds
 // up to whole pages, and a pool coming back from heap mode returns at its earlier capacity,
 // which obeyed the same bound for an earlier (lower) peak. More than this is a slot leak.
+// (The scenario loader accepts only powers of two >= 64 for page_slots, so it is the pool's own
+// page length.)
 std::size_t capacity_bound(const game::PoolConfig& pool, std::size_t live_peak) {
-  std::size_t page = 64;
-  while (page < pool.page_slots) page *= 2;
   const std::size_t grown = pool.growth_step == 0 ? 2 * live_peak : live_peak + pool.growth_step;
-  return std::max(pool.initial_capacity, grown) + page;
+  return std::max(pool.initial_capacity, grown) + pool.page_slots;
 }
+
+double mib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
+
+void raise_to(std::size_t& peak, std::size_t value) { peak = std::max(peak, value); }
 
 // What the run watches, per pool and overall. "Capacity stops growing" is judged like with
 // like: capacity against what the policy needs for the live peak (a slot leak), and the live
 // peak of the last quarter against the peak before it (an object leak). Comparing raw capacity
 // peaks would not work: each return from heap mode rebuilds the pool, and a doubling pool
 // lands a power of two higher the first time the storm's natural peak crosses one.
-double mib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
-
 struct PoolWatch {
   std::size_t live_peak_before_last_quarter = 0, live_peak_last_quarter = 0;
   std::size_t capacity_peak_warm = 0, capacity_peak_late = 0;
   std::size_t worst_capacity = 0, worst_bound = 0;  // the frame closest to (or past) the bound
-  std::size_t capacity_max = 0;           // so far, in pooled frames
-  std::uint64_t new_highs_late = 0;       // frames after warm-up that raised capacity_max
+  std::uint64_t new_highs_late = 0;  // frames after warm-up that raised the capacity peak so far
 };
 
 struct Totals {
@@ -167,13 +168,10 @@ void watch_pools(const game::Scenario& scenario, const game::SimStats& stats, st
     const game::StoreStats& pool = stats.pools[p];
     PoolWatch& w = totals.pools[p];
     if (pool.live > scenario.pools[p].max_capacity) ++totals.over_cap_frames;
-    std::size_t& quarter_peak = last_quarter ? w.live_peak_last_quarter : w.live_peak_before_last_quarter;
-    quarter_peak = std::max(quarter_peak, pool.live);
+    raise_to(last_quarter ? w.live_peak_last_quarter : w.live_peak_before_last_quarter, pool.live);
     if (!pool.pooled) continue;
-    if (late && pool.capacity > w.capacity_max) ++w.new_highs_late;
-    w.capacity_max = std::max(w.capacity_max, pool.capacity);
-    (late ? w.capacity_peak_late : w.capacity_peak_warm) =
-        std::max(late ? w.capacity_peak_late : w.capacity_peak_warm, pool.capacity);
+    if (late && pool.capacity > std::max(w.capacity_peak_warm, w.capacity_peak_late)) ++w.new_highs_late;
+    raise_to(late ? w.capacity_peak_late : w.capacity_peak_warm, pool.capacity);
     // The store's own peak, counted at every spawn: objects that are born and die inside one
     // step never show in a count taken between steps, but a pool may have grown for them.
     const std::size_t bound = capacity_bound(scenario.pools[p], pool.peak_live);
@@ -287,9 +285,8 @@ int main(int argc, char** argv) {
     if (frame % 50 == 0 || frame + 1 == args.frames) {
       const std::size_t rss = resident_bytes();
       const std::size_t other = rss - std::min(rss, pool_bytes(stats));
-      (late ? totals.rss_late_max : totals.rss_warm) = std::max(late ? totals.rss_late_max : totals.rss_warm, rss);
-      (late ? totals.other_late_max : totals.other_warm) =
-          std::max(late ? totals.other_late_max : totals.other_warm, other);
+      raise_to(late ? totals.rss_late_max : totals.rss_warm, rss);
+      raise_to(late ? totals.other_late_max : totals.other_warm, other);
     }
     if ((frame + 1) % report_every == 0 || frame + 1 == args.frames || frame + 1 == warm_end) {
       print_progress(sim, stats, frame, args, resident_bytes(), totals);
@@ -341,10 +338,10 @@ int main(int argc, char** argv) {
   for (std::size_t p = 0; p < game::kPoolCount; ++p) {
     const PoolWatch& w = totals.pools[p];
     std::printf("soak: pool %-13s live peak %zu -> %zu (last quarter), capacity peak %zu -> %zu "
-                "(bound %zu at worst), new capacity highs after warm-up %" PRIu64 "\n",
+                "(tightest frame: %zu of a bound of %zu), new capacity highs after warm-up %" PRIu64 "\n",
                 game::pool_name(static_cast<game::PoolId>(p)), w.live_peak_before_last_quarter,
-                w.live_peak_last_quarter, w.capacity_peak_warm, w.capacity_peak_late, w.worst_bound,
-                w.new_highs_late);
+                w.live_peak_last_quarter, w.capacity_peak_warm, w.capacity_peak_late, w.worst_capacity,
+                w.worst_bound, w.new_highs_late);
   }
   std::printf("soak: %s after %" PRIu64 " frames, %" PRIu64 " pooling switches, state_hash 0x%016" PRIx64
               " (reference 0x%016" PRIx64 "), stale derefs %" PRIu64 ", refused releases %" PRIu64
