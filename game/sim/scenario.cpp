@@ -209,6 +209,14 @@ Scenario read_scenario(const json& root, const std::string& name) {
     w.integer("damage", s.weapon.damage, 1, 1000000);
     w.finish();
   }
+  if (const json* v = r.find("escalation")) {
+    ObjectReader e(*v, "escalation");
+    e.number("doubling_seconds", s.escalation.doubling_seconds, 0.05f, 60.0f);
+    e.number("max_multiplier", s.escalation.max_multiplier, 1.0f, 65536.0f);
+    e.number("cool_seconds", s.escalation.cool_seconds, 0.05f, 60.0f);
+    e.integer("sparks_per_cancel", s.escalation.sparks_per_cancel, 0, 100);
+    e.finish();
+  }
   r.number("stress", s.stress, 0.01f, 1000.0f);
   r.number("enemy_density", s.enemy_density, 0.0f, 100.0f);
   if (const json* v = r.find("particles")) {

@@ -52,6 +52,17 @@ struct WeaponConfig {
   int damage = 1;
 };
 
+// Holding fire escalates the weapon (the stress test a player plays): the multiplier doubles
+// every `doubling_seconds` of held fire up to `max_multiplier`, and cools back to 1 within
+// `cool_seconds` of release. It multiplies bullets per second (shot rate and bullets per
+// shot each by its square root), widens the fan, and scales the engine trail and the sparks.
+struct EscalationConfig {
+  float doubling_seconds = 0.75f;  // held fire doubles the multiplier this often
+  float max_multiplier = 4096;   // 1: no escalation (storm.json, the soak)
+  float cool_seconds = 2;        // from the top back to x1 after release
+  int sparks_per_cancel = 4;     // sparks when the storm cancels an enemy bullet
+};
+
 struct PlayerConfig {
   int lives = 3;
   float speed = 340;             // world units per second at full stick
@@ -72,6 +83,7 @@ struct Scenario {
   float world_width = 1280, world_height = 720;
   PlayerConfig player;
   WeaponConfig weapon;
+  EscalationConfig escalation;
   float stress = 1;              // multiplies the fire rate and widens the spread
   float enemy_density = 1;       // multiplies every wave's count
   ParticleConfig particles;

@@ -16,6 +16,8 @@ constexpr float kPlayerBulletRadius = 3;
 constexpr float kBulletMargin = 48;        // bullets live this far past the edges
 constexpr float kGridCell = 64;
 constexpr float kMaxPlayerBulletsPerSecond = 1e6f;
+constexpr float kMaxTrailPerSecond = 1e6f;
+constexpr float kStormCell = 16;           // an enemy bullet in a cell a player bullet occupies is cancelled
 
 engine::GrowthPolicy make_policy(const PoolConfig& pool, engine::StorageMode storage) {
   engine::GrowthPolicy p;
@@ -74,6 +76,10 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
       enemies_(make_policy(scenario.pools[3], scenario.storage), scenario.pooling, seed, scenario_, kStepSeconds),
       grid_(world().expanded(kBulletMargin + kGridCell), kGridCell, kPlayerBulletRadius) {
   growth_log_.reserve(kGrowthLogCapacity);
+  const Rect storm = world().expanded(kBulletMargin);
+  storm_columns_ = static_cast<std::int32_t>(std::ceil((storm.max.x - storm.min.x) / kStormCell));
+  storm_rows_ = static_cast<std::int32_t>(std::ceil((storm.max.y - storm.min.y) / kStormCell));
+  storm_cells_.assign(static_cast<std::size_t>(storm_columns_) * static_cast<std::size_t>(storm_rows_), 0);
   player_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::bullets, e); });
   enemy_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::enemy_bullets, e); });
   particles_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::particles, e); });
@@ -146,7 +152,8 @@ void Simulation::step(const Input& external) {
   if (game_over_) game_over_time_ += dt;
 
   // 1. New enemies, then everyone in spawn order: the ship fires, enemies fly and fire.
-  enemies_.spawn_due_waves(dt, applied_.enemy_density);
+  // Nothing new arrives once the game is over: the wave clock stops with the player.
+  if (!game_over_) enemies_.spawn_due_waves(dt, applied_.enemy_density);
   enemies_.sort_by_seq();
   update_player(input);
   enemies_.update(dt, player_.alive ? &player_.pos : nullptr, enemy_bullets_);
@@ -158,7 +165,17 @@ void Simulation::step(const Input& external) {
   grid_.build(enemies_.by_seq());
   hits_.clear();
   hits_.reserve(player_bullets_.store().capacity());  // allocates only after the store grew
-  player_bullets_.update(dt, alive_area, [this](const Bullet& b) {
+  std::fill(storm_cells_.begin(), storm_cells_.end(), std::uint8_t{0});
+  const Vec2 storm_origin = alive_area.min;
+  const auto storm_cell = [&](Vec2 at) -> std::uint8_t* {
+    const auto cx = static_cast<std::int32_t>((at.x - storm_origin.x) * (1.0f / kStormCell));
+    const auto cy = static_cast<std::int32_t>((at.y - storm_origin.y) * (1.0f / kStormCell));
+    if (cx < 0 || cy < 0 || cx >= storm_columns_ || cy >= storm_rows_) return nullptr;
+    return &storm_cells_[static_cast<std::size_t>(cy) * static_cast<std::size_t>(storm_columns_) +
+                         static_cast<std::size_t>(cx)];
+  };
+  player_bullets_.update(dt, alive_area, [&](const Bullet& b) {
+    if (std::uint8_t* cell = storm_cell(b.pos)) *cell = 1;  // marking commutes: order cannot matter
     const std::int32_t enemy = grid_.first_overlap(b.pos, b.radius);
     if (enemy < 0) return false;
     hits_.push_back({b.seq, static_cast<std::uint32_t>(enemy), b.damage, b.pos, b.vel});
@@ -166,12 +183,19 @@ void Simulation::step(const Input& external) {
   });
   resolve_hits();
 
-  // 3. Enemy bullets move and test the ship. Every bullet touching a vulnerable ship is
-  //    spent; the ship loses one life however many touched it (order cannot matter).
+  // 3. Enemy bullets move; one in a cell the player's storm occupies is cancelled (sparks,
+  //    applied in bullet-seq order), the rest test the ship. Every bullet touching a
+  //    vulnerable ship is spent; the ship loses one life however many touched it.
   const bool vulnerable = player_.alive && player_.shield <= 0 && !scenario_.player.invulnerable;
   std::uint32_t ship_hits = 0;
   const Vec2 ship = player_.pos;
+  cancels_.clear();
+  cancels_.reserve(enemy_bullets_.store().capacity());  // allocates only after the store grew
   enemy_bullets_.update(dt, alive_area, [&](const Bullet& b) {
+    if (const std::uint8_t* cell = storm_cell(b.pos); cell && *cell) {
+      cancels_.push_back({b.seq, b.pos, b.vel});
+      return true;
+    }
     if (!vulnerable) return false;
     const float reach = kPlayerRadius + b.radius;
     if (length_squared(b.pos - ship) > reach * reach) return false;
@@ -179,6 +203,7 @@ void Simulation::step(const Input& external) {
     return true;
   });
   if (ship_hits > 0) lose_life();
+  resolve_cancels();
 
   // 4. Two-phase releases of the dead, then the particles (including this step's new ones).
   enemies_.sweep();
@@ -201,16 +226,43 @@ void Simulation::update_player(const Input& input) {
   const float aim_len2 = length_squared(to_aim);
   if (aim_len2 > 1.0f) p.aim = to_aim * (1.0f / std::sqrt(aim_len2));
 
+  update_heat(input.fire);
   if (input.fire) {
-    p.fire_charge += scenario_.weapon.shots_per_second * applied_.stress * kStepSeconds;
+    // Escalation: the rate and the bullets per shot each grow with the square root of the
+    // multiplier, so bullets per second grow with the multiplier itself.
+    const WeaponConfig& w = scenario_.weapon;
+    const float root = std::sqrt(heat_multiplier());
+    const int per_shot = std::max(1, static_cast<int>(std::lround(static_cast<float>(w.bullets_per_shot) * root)));
+    const float rate = std::min(w.shots_per_second * applied_.stress * root,
+                                kMaxPlayerBulletsPerSecond / static_cast<float>(per_shot));
+    p.fire_charge += rate * kStepSeconds;
     const float shots = std::floor(p.fire_charge);
     p.fire_charge -= shots;
-    fire_weapon(shots);
+    fire_weapon(shots, per_shot);
   } else {
     p.fire_charge = 1;  // ready: the next press fires at once
   }
+  emit_trail();
+}
 
-  p.trail_charge += applied_.trail_per_second * kStepSeconds;
+void Simulation::update_heat(bool firing) {
+  const EscalationConfig& e = scenario_.escalation;
+  const float top = std::log2(std::max(1.0f, e.max_multiplier));
+  Player& p = player_;
+  if (firing) {
+    p.heat = std::min(top, p.heat + kStepSeconds / e.doubling_seconds);
+  } else {
+    p.heat = std::max(0.0f, p.heat - kStepSeconds * top / e.cool_seconds);
+  }
+}
+
+float Simulation::heat_multiplier() const noexcept { return std::exp2(player_.heat); }
+
+void Simulation::emit_trail() {
+  Player& p = player_;
+  // The engine trail burns hotter with the escalation: more particles, a wider plume.
+  const float heat = heat_multiplier();
+  p.trail_charge += std::min(applied_.trail_per_second * heat, kMaxTrailPerSecond) * kStepSeconds;
   const float trail = std::floor(p.trail_charge);
   p.trail_charge -= trail;
   if (trail > 0) {
@@ -218,11 +270,11 @@ void Simulation::update_player(const Input& input) {
     spec.kind = ParticleKind::trail;
     spec.count = static_cast<int>(trail);
     spec.direction = -kPi / 2;
-    spec.cone = 0.6f;
+    spec.cone = std::min(2 * kPi, 0.6f * (1 + player_.heat * 0.25f));
     spec.speed_min = 60;
     spec.speed_max = 150;
-    spec.life_min = 0.25f;
-    spec.life_max = 0.5f;
+    spec.life_min = 0.25f * (1 + player_.heat * 0.05f);  // and a longer one
+    spec.life_max = 0.5f * (1 + player_.heat * 0.05f);
     spec.size_min = 5;
     spec.size_max = 9;
     spec.damping_per_second = 0.3f;
@@ -231,11 +283,11 @@ void Simulation::update_player(const Input& input) {
   }
 }
 
-void Simulation::fire_weapon(float shots) {
+void Simulation::fire_weapon(float shots, int count) {
   const WeaponConfig& w = scenario_.weapon;
-  const int count = w.bullets_per_shot;
-  // Stress widens the fan with the square root of the rate, so a storm sprays the screen.
-  const float spread = std::min(2 * kPi, w.spread_degrees * kDegrees * std::sqrt(std::max(1.0f, applied_.stress)));
+  // Stress and escalation widen the fan with the square root of the rate: a storm sprays the screen.
+  const float rate = std::max(1.0f, applied_.stress) * heat_multiplier();
+  const float spread = std::min(2 * kPi, w.spread_degrees * kDegrees * std::sqrt(rate));
   const float centre = std::atan2(player_.aim.y, player_.aim.x);
   const auto n = static_cast<int>(shots);
   for (int shot = 0; shot < n; ++shot) {
@@ -265,7 +317,7 @@ void Simulation::resolve_hits() {
     ++hits_total_;
     if (applied_.sparks_per_hit > 0) {
       BurstSpec spec;
-      spec.count = applied_.sparks_per_hit;
+      spec.count = spark_count(applied_.sparks_per_hit);
       spec.direction = std::atan2(-hit.vel.y, -hit.vel.x);  // back towards the shooter
       spec.cone = 2.2f;
       spec.speed_min = 120;
@@ -279,6 +331,35 @@ void Simulation::resolve_hits() {
       particles_.burst(spec, hit.pos);
     }
     if (was_alive && e.hp <= 0) kill_enemy(e);
+  }
+}
+
+int Simulation::spark_count(int base) const noexcept {
+  // Impacts spray more as the weapon escalates (x1 up to x16 at a 4096x multiplier).
+  return static_cast<int>(std::lround(static_cast<float>(base) * std::max(1.0f, std::sqrt(heat_multiplier()) / 4)));
+}
+
+void Simulation::resolve_cancels() {
+  // In bullet-seq order, so the sparks get the same sequence numbers in every storage mode.
+  std::sort(cancels_.begin(), cancels_.end(),
+            [](const Cancel& a, const Cancel& b) { return a.bullet_seq < b.bullet_seq; });
+  cancels_total_ += cancels_.size();
+  const int sparks = spark_count(scenario_.escalation.sparks_per_cancel);
+  if (sparks <= 0) return;
+  for (const Cancel& c : cancels_) {
+    BurstSpec spec;
+    spec.count = sparks;
+    spec.direction = std::atan2(c.vel.y, c.vel.x);
+    spec.cone = 2.6f;
+    spec.speed_min = 60;
+    spec.speed_max = 220;
+    spec.life_min = 0.15f;
+    spec.life_max = 0.35f;
+    spec.size_min = 3;
+    spec.size_max = 6;
+    spec.damping_per_second = 0.05f;
+    spec.color = engine::rgba(255, 120, 200);
+    particles_.burst(spec, c.pos);
   }
 }
 
@@ -368,6 +449,10 @@ SimStats Simulation::stats() const {
   s.hits = hits_total_;
   s.deaths = deaths_;
   s.restarts = restarts_;
+  s.cancels = cancels_total_;
+  s.heat_multiplier = heat_multiplier();
+  const float top = std::log2(std::max(1.0f, scenario_.escalation.max_multiplier));
+  s.heat_fraction = top > 0 ? player_.heat / top : 0.0f;
   return s;
 }
 

@@ -45,6 +45,9 @@ struct SimStats {
   std::uint64_t frame = 0;          // simulated steps (pauses excluded)
   std::uint64_t kills = 0, hits = 0, deaths = 0, restarts = 0;  // this run
   std::uint64_t growth_events = 0;  // all pools, this run
+  std::uint64_t cancels = 0;        // enemy bullets the player's storm cancelled, this run
+  float heat_multiplier = 1;        // the held-fire escalation in force (1 .. max_multiplier)
+  float heat_fraction = 0;          // the same on a 0..1 scale (log2), for the HUD meter
 };
 
 class Simulation {
@@ -99,8 +102,13 @@ class Simulation {
     float fire_charge = 1;   // shots owed; >= 1 fires (so a tap fires at once)
     float trail_charge = 0;  // trail particles owed
     float shield = 0;        // seconds of invulnerability left
+    float heat = 0;          // doublings of held fire so far (0 .. log2 max_multiplier)
     int lives = 3;
     bool alive = true;
+  };
+  struct Cancel {            // an enemy bullet the storm touched this step
+    std::uint64_t bullet_seq;
+    Vec2 pos, vel;
   };
   struct Hit {               // a player bullet that struck an enemy this step
     std::uint64_t bullet_seq;
@@ -114,7 +122,13 @@ class Simulation {
   void apply_settings();
   void restart();
   void update_player(const Input& input);
-  void fire_weapon(float shots);
+  void update_heat(bool firing);
+  float heat_multiplier() const noexcept;
+  void fire_weapon(float shots, int bullets_per_shot);
+  void emit_trail();
+  void mark_storm();
+  void resolve_cancels();
+  int spark_count(int base) const noexcept;
   void resolve_hits();
   void kill_enemy(const Enemy& enemy);
   void lose_life();
@@ -133,6 +147,12 @@ class Simulation {
   CollisionGrid grid_;
   Player player_;
   std::vector<Hit> hits_;    // scratch, capacity follows the bullet store
+  std::vector<Cancel> cancels_;  // scratch, capacity follows the enemy bullet store
+  // Cells of the playfield that a player bullet occupies this step: an enemy bullet in a
+  // marked cell is cancelled. Counting, not pairing, so the result is order-independent.
+  std::vector<std::uint8_t> storm_cells_;
+  std::int32_t storm_columns_ = 0, storm_rows_ = 0;
+  std::uint64_t cancels_total_ = 0;
   std::vector<GrowthRecord> growth_log_;
   std::uint64_t growth_log_dropped_ = 0;
   std::int64_t score_ = 0;

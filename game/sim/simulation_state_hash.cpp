@@ -105,6 +105,8 @@ std::uint64_t Simulation::state_hash() const {
   h.add_f32(player_.fire_charge);
   h.add_f32(player_.trail_charge);
   h.add_f32(player_.shield);
+  h.add_f32(player_.heat);
+  h.add_u64(cancels_total_);
   h.add_u32(static_cast<std::uint32_t>(player_.lives));
   h.add_bool(player_.alive);
   h.add_u32(enemies_.waves_started());

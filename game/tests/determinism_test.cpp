@@ -82,7 +82,7 @@ TEST(Determinism, StoragesReallyIterateInDifferentOrders) {
     std::vector<engine::Sprite> sprites;
     sim.collect_sprites(sprites, 1.0f);  // storage order, as the stores visit them
     for (const engine::Sprite& sp : sprites) {
-      if (sp.layer == 2) order[pooled ? 0 : 1].push_back(static_cast<std::uint64_t>(sp.x * 1000) ^ static_cast<std::uint64_t>(sp.y));
+      if (sp.layer == 1 || sp.layer == 2) order[pooled ? 0 : 1].push_back(static_cast<std::uint64_t>(sp.x * 1000) ^ static_cast<std::uint64_t>(sp.y));
     }
   }
   ASSERT_EQ(order[0].size(), order[1].size());

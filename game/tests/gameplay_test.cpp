@@ -10,6 +10,7 @@ std::uint64_t bullets_spawned(const Simulation& sim) { return sim.stats().pools[
 
 TEST(Gameplay, FireRateTimesStress) {
   Scenario s = test::repo_scenario("default.json");
+  s.escalation.max_multiplier = 1;  // the base rate, without held-fire escalation
   Input fire;
   fire.fire = true;
   fire.aim = {640, 700};

@@ -113,8 +113,9 @@ TEST(OverlayModel, MatchesTheReportOfAHeadlessRunFieldByField) {
 }
 
 TEST(OverlayModel, HeapAllocationsReadZeroPooledAndManyWithPoolingOff) {
-  const RecordedRun pooled(test::repo_scenario("default.json"), 600, true);
-  const RecordedRun heap(test::repo_scenario("default.json"), 600, false);
+  // 20 s: the escalation's growths are over well before the last second.
+  const RecordedRun pooled(test::repo_scenario("default.json"), 1200, true);
+  const RecordedRun heap(test::repo_scenario("default.json"), 1200, false);
   // Steady state: the last second of each run.
   const auto last_second_allocs = [](const FrameWindow& w) {
     std::uint64_t n = 0;
