@@ -60,6 +60,7 @@ void GameApp::render(engine::RenderContext& context) {
     last_logged_frame_ = last->frame;
   }
   stats.set_allocations(frame_allocs_);
+  stats.set_tag(frame_tag(sim_));  // pooling on or off: the graph shades the heap spans
   logged_frame_grew_ = frame_grew_;
   frame_allocs_ = 0;
   frame_grew_ = false;

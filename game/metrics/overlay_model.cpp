@@ -64,6 +64,7 @@ FrameRow frame_row(const engine::FrameSample& s, double budget_ms) {
   r.draw_calls = s.counters.draw_calls;
   r.sprites = s.counters.sprites;
   r.over_budget = static_cast<double>(r.total_ms()) > budget_ms;
+  r.heap = (s.counters.tag & kFrameTagHeap) != 0;
   return r;
 }
 
@@ -90,12 +91,13 @@ void fill_window(FrameWindow& w, std::vector<double>& scratch, const engine::Fra
       w.rows[static_cast<std::size_t>(ev.frame - first)].grew |= static_cast<std::uint8_t>(1u << ev.kind);
     }
   }
-  w.over_budget = w.growth_frames = 0;
+  w.over_budget = w.growth_frames = w.heap_frames = 0;
   w.allocations_max = w.allocations_total = 0;
   w.draw_calls_max = w.sprites_max = 0;
   for (const FrameRow& r : w.rows) {
     w.over_budget += r.over_budget ? 1u : 0u;
     w.growth_frames += r.grew != 0 ? 1u : 0u;
+    w.heap_frames += r.heap ? 1u : 0u;
     w.allocations_max = std::max(w.allocations_max, r.allocations);
     w.allocations_total += r.allocations;
     w.draw_calls_max = std::max(w.draw_calls_max, r.draw_calls);
@@ -106,7 +108,50 @@ void fill_window(FrameWindow& w, std::vector<double>& scratch, const engine::Fra
   w.total = column_percentiles(w.rows, scratch, [](const FrameRow& r) { return r.total_ms(); });
 }
 
+bool heap_frame(const engine::FrameSample& s) noexcept { return (s.counters.tag & kFrameTagHeap) != 0; }
+
+// Sim percentiles of frames [first, last] (ages in the ring, oldest first).
+PoolingSpan span_stats(const engine::FrameStats& frames, std::size_t first, std::size_t last,
+                       std::vector<double>& scratch) {
+  PoolingSpan span;
+  span.found = true;
+  span.first_frame = frames.sample(first).frame;
+  span.last_frame = frames.sample(last).frame;
+  span.frames = last - first + 1;
+  scratch.clear();
+  for (std::size_t i = first; i <= last; ++i)
+    scratch.push_back(frames.sample(i).ms[static_cast<std::size_t>(engine::FrameTimer::simulation)]);
+  std::sort(scratch.begin(), scratch.end());
+  span.sim.p50 = engine::nearest_rank_percentile(scratch.data(), scratch.size(), 50.0);
+  span.sim.p99 = engine::nearest_rank_percentile(scratch.data(), scratch.size(), 99.0);
+  span.sim.max = scratch.back();
+  return span;
+}
+
+double ratio_of(double heap, double pooled) noexcept { return pooled > 0 ? heap / pooled : 0.0; }
+
 }  // namespace
+
+PoolingSpans pooling_spans(const engine::FrameStats& frames, std::vector<double>& scratch) {
+  PoolingSpans spans;
+  if (scratch.capacity() < frames.window()) scratch.reserve(frames.window());
+  // Newest first: each run of equal tags is a span; the first run of each kind is its newest.
+  std::size_t end = frames.size();  // one past the run being walked
+  while (end > 0 && !(spans.pooled.found && spans.heap.found)) {
+    const bool heap = heap_frame(frames.sample(end - 1));
+    std::size_t begin = end - 1;
+    while (begin > 0 && heap_frame(frames.sample(begin - 1)) == heap) --begin;
+    PoolingSpan& span = heap ? spans.heap : spans.pooled;
+    if (!span.found) span = span_stats(frames, begin, end - 1, scratch);
+    end = begin;
+  }
+  if (spans.pooled.found && spans.heap.found) {
+    spans.ratio.p50 = ratio_of(spans.heap.sim.p50, spans.pooled.sim.p50);
+    spans.ratio.p99 = ratio_of(spans.heap.sim.p99, spans.pooled.sim.p99);
+    spans.ratio.max = ratio_of(spans.heap.sim.max, spans.pooled.sim.max);
+  }
+  return spans;
+}
 
 std::size_t window_frame_count(const engine::FrameStats& frames, double window_seconds, double fixed_frame_seconds) noexcept {
   const double want = std::clamp(window_seconds, kMinWindowSeconds, kMaxWindowSeconds);
@@ -146,6 +191,7 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& src, const 
   model.growth_events = stats.growth_events;
   model.growth_log_dropped = src.sim.growth_log_dropped();
   fill_window(model.window, model.scratch, src.frames, view);
+  model.spans = pooling_spans(src.frames, model.scratch);
   const engine::FrameSample* latest = src.frames.latest();
   model.latest = latest ? frame_row(*latest, view.budget_ms) : FrameRow{};
   if (!model.window.rows.empty()) model.latest.grew = model.window.rows.back().grew;
@@ -172,6 +218,12 @@ namespace {
 
 nlohmann::json percentiles_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}}; }
 
+nlohmann::json span_json(const PoolingSpan& s) {
+  if (!s.found) return nullptr;
+  return {{"first_frame", s.first_frame}, {"last_frame", s.last_frame}, {"frames", s.frames},
+          {"sim_ms", percentiles_json(s.sim)}};
+}
+
 }  // namespace
 
 nlohmann::json overlay_json(const OverlayModel& m) {
@@ -186,6 +238,7 @@ nlohmann::json overlay_json(const OverlayModel& m) {
                  {"total_ms", percentiles_json(w.total)},
                  {"frames_over_budget", w.over_budget},
                  {"growth_frames", w.growth_frames},
+                 {"heap_frames", w.heap_frames},
                  {"heap_allocs_per_frame_max", w.allocations_max},
                  {"heap_allocs_total", w.allocations_total},
                  {"draw_calls_per_frame_max", w.draw_calls_max},
@@ -224,7 +277,11 @@ nlohmann::json overlay_json(const OverlayModel& m) {
           {"latest_frame",
            {{"frame", l.frame}, {"sim_ms", l.sim_ms}, {"render_ms", l.render_ms}, {"heap_allocs", l.allocations},
             {"draw_calls", l.draw_calls}, {"sprites", l.sprites}}},
-          {"window", window}};
+          {"window", window},
+          {"pooling_spans",
+           {{"pooled", span_json(m.spans.pooled)},
+            {"heap", span_json(m.spans.heap)},
+            {"heap_over_pooled", percentiles_json(m.spans.ratio)}}}};
 }
 
 }  // namespace game

@@ -27,6 +27,10 @@ namespace game {
 inline constexpr double kFrameBudgetMs = 1000.0 / 60.0;
 inline constexpr double kMinWindowSeconds = 2, kMaxWindowSeconds = 20, kDefaultWindowSeconds = 10;
 
+// engine::FrameCounters::tag as the game sets it every frame (GameApp, OverlayRecorder):
+// bit flags, so a frame that is never tagged (0) reads as pooled, never as a false heap span.
+inline constexpr std::uint8_t kFrameTagHeap = 1;  // pooling was off for the frame's steps
+
 struct OverlayViewOptions {
   double window_seconds = kDefaultWindowSeconds;  // clamped to 2..20
   double budget_ms = kFrameBudgetMs;              // the line on the graph; frames above it are marked
@@ -61,6 +65,7 @@ struct FrameRow {                     // one rendered (or headless) frame
   std::uint32_t draw_calls = 0, sprites = 0;
   std::uint8_t grew = 0;              // bit i set: pool i grew in this frame
   bool over_budget = false;           // sim + render > budget
+  bool heap = false;                  // pooling was off (the frame's tag has kFrameTagHeap)
   float total_ms() const noexcept { return sim_ms + render_ms; }
 };
 
@@ -72,8 +77,21 @@ struct FrameWindow {
   Percentiles sim, render, total;     // nearest rank, over rows
   std::size_t over_budget = 0;        // rows over the budget
   std::size_t growth_frames = 0;      // rows in which some pool grew
+  std::size_t heap_frames = 0;        // rows with pooling off (the graph shades them)
   std::uint64_t allocations_max = 0, allocations_total = 0;
   std::uint32_t draw_calls_max = 0, sprites_max = 0;
+};
+
+struct PoolingSpan {                  // a run of consecutive frames with pooling on, or off
+  bool found = false;                 // false: no such span among the recorded frames
+  std::uint64_t first_frame = 0, last_frame = 0;  // engine::FrameStats frame indices, inclusive
+  std::size_t frames = 0;             // may be cut at the oldest end of the FrameStats ring
+  Percentiles sim;                    // simulation ms per frame over the span, nearest rank
+};
+
+struct PoolingSpans {                 // before and after: the newest span of each kind
+  PoolingSpan pooled, heap;
+  Percentiles ratio;                  // heap / pooled, field by field; 0 unless both exist
 };
 
 struct OverlayModel {
@@ -86,6 +104,8 @@ struct OverlayModel {
   std::uint64_t growth_events = 0;     // all pools, including growths past the log's capacity
   std::uint64_t growth_log_dropped = 0;
   FrameWindow window;
+  PoolingSpans spans;                  // over every recorded frame (FrameStats' ring, up to
+                                       // 2400), so a heap span outlives the graph's window
   FrameRow latest;                     // the newest committed frame
   CapacityAdvices advice{};
   AdvisorOptions advisor_options;
@@ -104,6 +124,10 @@ OverlayModel make_overlay_model(const OverlaySources& sources, const OverlayView
 
 // Which frames of `frames` fall in the window (the newest `count`); pure, for tests.
 std::size_t window_frame_count(const engine::FrameStats& frames, double window_seconds, double fixed_frame_seconds) noexcept;
+
+// The newest pooled and heap spans among `frames` (by their tags) with their simulation
+// percentiles. scratch: reused (reserved to frames.window() once), so no allocation per call.
+PoolingSpans pooling_spans(const engine::FrameStats& frames, std::vector<double>& scratch);
 
 // "bullets: at max capacity 4096, spawns refused: 1234 - your guns stop firing" into out;
 // returns false (and writes "") when the pool is not refusing spawns.

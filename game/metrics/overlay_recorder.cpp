@@ -1,6 +1,5 @@
 #include "overlay_recorder.hpp"
 
-
 namespace game {
 
 void record_growth_events(const Simulation& sim, engine::FrameStats& frames, std::size_t& seen) noexcept {
@@ -9,6 +8,10 @@ void record_growth_events(const Simulation& sim, engine::FrameStats& frames, std
     const GrowthRecord& g = log[seen];
     frames.record_event(static_cast<std::uint32_t>(g.pool), pool_name(g.pool), static_cast<double>(g.event.new_capacity));
   }
+}
+
+std::uint8_t frame_tag(const Simulation& sim) noexcept {
+  return sim.applied_settings().pooling ? std::uint8_t{0} : kFrameTagHeap;
 }
 
 OverlayModel OverlayRecorder::model(const Simulation& sim, OverlayViewOptions view) const {
@@ -24,6 +27,7 @@ void OverlayRecorder::after_step(const Simulation& sim, const SimStats& after, d
   frames_.set_time(engine::FrameTimer::simulation, sim_ms);
   frames_.set_time(engine::FrameTimer::frame, sim_ms);
   frames_.set_allocations(allocations);
+  frames_.set_tag(frame_tag(sim));
   record_growth_events(sim, frames_, growths_seen_);
   frames_.end_frame();
   rates_.sample(after.frame, after.pools);

@@ -24,6 +24,9 @@ inline constexpr std::size_t kOverlayStatsEvents = 1024;  // pool growths marked
 // pool, label = its name, value = the new capacity) on the frame being recorded.
 void record_growth_events(const Simulation& sim, engine::FrameStats& frames, std::size_t& seen) noexcept;
 
+// The frame's FrameCounters::tag: kFrameTagHeap while the applied settings have pooling off.
+std::uint8_t frame_tag(const Simulation& sim) noexcept;
+
 // As the observer of run_headless(), records one FrameStats frame per step (simulation time,
 // allocations, growth events) and samples the rate meter.
 class OverlayRecorder final : public StepObserver {

@@ -1,8 +1,15 @@
 #pragma once
 // The overlay's graphs, drawn with ImDrawList at the ImGui cursor (no ImPlot in 1.86):
-// the frame-time window (stacked areas or lines, budget line, over-budget ticks, growth
-// markers, a hover tooltip) and the A/B comparison (two lines). Also the colours every
-// overlay part shares, which the screenshot test looks for.
+// the frame-time window and the A/B comparison (two lines). Also the colours every overlay
+// part shares, which the screenshot tests look for.
+//
+// The frame-time graph is two lanes over the same frames, each on its own scale, because
+// software rendering can cost 100 times what the simulation does: rendering on top (sim +
+// render stacked, or render alone, with the budget line and over-budget ticks), the
+// simulation below it (its own millisecond axis, so 0.4 ms against 4 ms reads plainly next
+// to 50 ms of rendering). Frames with pooling off are shaded across both lanes and labelled,
+// so a switch shows as before / during / after on one graph. Pool growths are vertical
+// marks through both lanes; hovering gives the frame's figures.
 #include "compare_run.hpp"
 #include "overlay_model.hpp"
 
@@ -30,13 +37,18 @@ inline constexpr std::uint32_t total_line = pack(205, 150, 255);  // sim + rende
 inline constexpr std::uint32_t budget = pack(255, 80, 80);
 inline constexpr std::uint32_t pooled = pack(70, 215, 120);       // A/B: pooling on
 inline constexpr std::uint32_t heap = pack(255, 140, 40);         // A/B: pooling off
+inline constexpr std::uint32_t heap_span = pack(255, 140, 40, 56);  // tint behind frames with pooling off
 std::uint32_t pool(PoolId id) noexcept;                           // each pool's own colour
 ImVec4 vec(std::uint32_t packed) noexcept;                        // for ImGui::TextColored & co
 }  // namespace overlay_colors
 
+struct FrameGraphRects {
+  ScreenRect box;                     // the whole graph
+  ScreenRect render_lane, sim_lane;   // each lane's plot area (inside the box, right of its axis)
+};
+
 // Draws the window's frame times into a box `height` pixels tall, the full content width.
-// Returns the box.
-ScreenRect draw_frame_graph(const FrameWindow& window, bool stacked, float height, std::vector<ImVec2>& scratch);
+FrameGraphRects draw_frame_graph(const FrameWindow& window, bool stacked, float height, std::vector<ImVec2>& scratch);
 // Draws both runs' per-step simulation times (pooled green, heap orange) over result.frames.
 ScreenRect draw_compare_graph(const CompareResult& result, float height, double budget_ms, std::vector<ImVec2>& scratch);
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 
 namespace game {
 
@@ -202,7 +203,7 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
   ImGui::SetNextItemWidth(-1);
   ImGui::InputTextWithHint("##csv_dir", "to: working dir", csv_dir_, sizeof csv_dir_);
 
-  graph_rect_ = draw_frame_graph(w, stacked_, 104, points_scratch_);
+  graph_ = draw_frame_graph(w, stacked_, 128, points_scratch_);
 
   if (ImGui::BeginTable("percentiles", 5, kTableFlags)) {
     columns({{"ms", 76}, {"p50", 48}, {"p99", 48}, {"max", 48}, {"", 0}});
@@ -212,7 +213,7 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
       ImGui::TextColored(vec(colour), "%s", name);
       for (const double v : {p.p50, p.p99, p.max}) {
         ImGui::TableNextColumn();
-        ImGui::Text("%.2f", v);
+        ImGui::Text(v < 1 ? "%.3f" : "%.2f", v);  // a pooled step can take 0.004 ms
       }
       ImGui::TableNextColumn();
       ImGui::TextColored(kDim, "%s", note);
@@ -224,8 +225,29 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
     row("simulation", sim_line, w.sim, span);
     row("rendering", total_line, w.render, "");
     row("total", pack(230, 230, 235), w.total, over);
+    // Before and after: the newest span of each kind, and how much slower the heap one ran.
+    const PoolingSpans& spans = model.spans;
+    char frames[64];
+    for (const auto& [name, colour, s] : {std::tuple{"sim pooled", pooled, &spans.pooled},
+                                          std::tuple{"sim heap", heap, &spans.heap}}) {
+      if (!s->found) continue;
+      std::snprintf(frames, sizeof frames, "last span: frames %" PRIu64 "-%" PRIu64, s->first_frame, s->last_frame);
+      row(name, colour, s->sim, frames);
+    }
+    if (spans.pooled.found && spans.heap.found) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextColored(vec(heap), "heap/pooled");
+      for (const double v : {spans.ratio.p50, spans.ratio.p99, spans.ratio.max}) {
+        ImGui::TableNextColumn();
+        ImGui::Text("%.2fx", v);
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextColored(kDim, "sim time, heap span / pooled span");
+    }
     ImGui::EndTable();
   }
+  if (!model.spans.heap.found) ImGui::TextColored(kDim, "switch pooling off (Controls) to see a heap span beside this one");
   // Legend for the markers.
   ImGui::TextColored(kDim, "markers:");
   for (std::size_t i = 0; i < kPoolCount; ++i) {

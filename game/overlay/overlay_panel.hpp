@@ -59,7 +59,8 @@ class OverlayPanel {
 
   const OverlayViewOptions& view() const noexcept { return view_; }  // build the model with these
   void set_message(std::string message) { message_ = std::move(message); }
-  ScreenRect graph_rect() const noexcept { return graph_rect_; }     // last frame-time graph (tests)
+  ScreenRect graph_rect() const noexcept { return graph_.box; }      // last frame-time graph (tests)
+  const FrameGraphRects& graph_rects() const noexcept { return graph_; }  // with its lanes (tests)
   ScreenRect panel_rect() const noexcept { return panel_rect_; }
   // Where a widget was drawn last, by label: the section headers, "pooling", "Pause",
   // "Reset statistics", "Apply suggestions", "Run A/B". Empty if not drawn. Tests click there.
@@ -87,7 +88,8 @@ class OverlayPanel {
   std::uint64_t policy_request_step_ = 0;
   int compare_frames_ = 600;
   std::string message_;
-  ScreenRect graph_rect_, panel_rect_;
+  FrameGraphRects graph_;
+  ScreenRect panel_rect_;
   std::array<std::pair<const char*, ScreenRect>, 12> items_{};
 };
 

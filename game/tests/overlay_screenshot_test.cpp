@@ -6,6 +6,7 @@
 #include "game_app.hpp"
 #include "headless_run.hpp"
 #include "overlay_recorder.hpp"
+#include "pixel_probe.hpp"
 #include "test_support.hpp"
 
 #include <engine/application.hpp>
@@ -58,22 +59,8 @@ Shot take_shot(bool overlay_visible, std::int64_t frames) {
   return shot;
 }
 
-bool near(std::uint32_t a, std::uint32_t b, int tolerance) {
-  for (int shift = 0; shift < 24; shift += 8) {
-    const int ca = static_cast<int>((a >> shift) & 0xffu), cb = static_cast<int>((b >> shift) & 0xffu);
-    if (std::abs(ca - cb) > tolerance) return false;
-  }
-  return true;
-}
-
-std::size_t count(const engine::Image& image, float x0, float y0, float x1, float y1, std::uint32_t colour, int tolerance) {
-  std::size_t n = 0;
-  for (int y = static_cast<int>(y0); y < static_cast<int>(y1); ++y)
-    for (int x = static_cast<int>(x0); x < static_cast<int>(x1); ++x) n += near(image.pixel(x, y), colour, tolerance) ? 1u : 0u;
-  return n;
-}
-
-std::uint32_t opaque(std::uint32_t c) { return c | 0xff000000u; }
+using test::count;
+using test::opaque;
 
 TEST(OverlayScreenshot, PanelAndGraphAreDrawnOverTheGame) {
   const Shot shot = take_shot(true, 150);

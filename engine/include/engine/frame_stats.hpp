@@ -24,6 +24,8 @@ struct FrameCounters {
   std::uint32_t sim_steps = 0;    // fixed steps run this frame (0 while paused)
   std::uint32_t draw_calls = 0;   // sprite draw calls (the overlay is not counted)
   std::uint32_t sprites = 0;      // sprites submitted
+  std::uint8_t tag = 0;           // the game's own per-frame code (e.g. a mode it ran in);
+                                  // the engine stores it and never reads it
   std::uint64_t allocations = 0;  // heap allocations this frame, as counted by the game
 };
 
@@ -63,6 +65,7 @@ class FrameStats {
   void add_sim_steps(std::uint32_t steps) noexcept { open_.counters.sim_steps += steps; }
   void set_draw_stats(std::uint32_t draw_calls, std::uint32_t sprites) noexcept;
   void set_allocations(std::uint64_t allocations) noexcept { open_.counters.allocations = allocations; }
+  void set_tag(std::uint8_t tag) noexcept { open_.counters.tag = tag; }  // see FrameCounters::tag
   void record_event(std::uint32_t kind, std::string_view label, double value) noexcept;
   void end_frame() noexcept;                                   // commits; frame_index() + 1
 

@@ -114,6 +114,7 @@ TEST(FrameStats, TimesAccumulateAcrossStepsAndCountersAreKept) {
   stats.add_sim_steps(2);
   stats.set_draw_stats(3, 10000);
   stats.set_allocations(42);
+  stats.set_tag(7);
   stats.end_frame();
   ASSERT_NE(stats.latest(), nullptr);
   EXPECT_DOUBLE_EQ(stats.latest()->ms[0], 4.0);
@@ -121,9 +122,11 @@ TEST(FrameStats, TimesAccumulateAcrossStepsAndCountersAreKept) {
   EXPECT_EQ(stats.latest()->counters.draw_calls, 3u);
   EXPECT_EQ(stats.latest()->counters.sprites, 10000u);
   EXPECT_EQ(stats.latest()->counters.allocations, 42u);
+  EXPECT_EQ(stats.latest()->counters.tag, 7u);  // the game's code, kept as given
   stats.begin_frame();  // a new frame starts from zero
   EXPECT_DOUBLE_EQ(stats.open_frame().ms[0], 0.0);
   EXPECT_EQ(stats.open_frame().counters.allocations, 0u);
+  EXPECT_EQ(stats.open_frame().counters.tag, 0u);
 }
 
 TEST(FrameStats, EventsCarryTheFrameTheyHappenedOn) {
