@@ -62,21 +62,24 @@ void GameApp::fixed_update(const engine::InputState& input, double /*dt: always 
   rates_.sample(after.frame, after.pools);
 }
 
+void GameApp::log_committed_frame() {
+  engine::FrameStats& stats = app_.stats();
+  const engine::FrameSample* last = stats.latest();
+  if (!last || last->frame == last_logged_frame_) return;
+  const double render_ms = last->ms[static_cast<std::size_t>(engine::FrameTimer::render)];
+  log_.record(last->ms[static_cast<std::size_t>(engine::FrameTimer::simulation)], render_ms,
+              last->counters.allocations, logged_frame_grew_);
+  // Each step of that frame gets the frame's render time (one step per frame when scripted).
+  for (std::uint64_t step = frame_first_step_; step <= frame_last_step_; ++step) phases_.set_render_ms(step, render_ms);
+  last_logged_frame_ = last->frame;
+}
+
 void GameApp::render(engine::RenderContext& context) {
   // The frame FrameStats committed last is complete now (times and allocations): log it.
-  engine::FrameStats& stats = app_.stats();
-  if (const engine::FrameSample* last = stats.latest(); last && last->frame != last_logged_frame_) {
-    log_.record(last->ms[static_cast<std::size_t>(engine::FrameTimer::simulation)],
-                last->ms[static_cast<std::size_t>(engine::FrameTimer::render)], last->counters.allocations,
-                logged_frame_grew_);
-    // Each step of that frame gets the frame's render time (one step per frame when scripted).
-    for (std::uint64_t step = frame_first_step_; step <= frame_last_step_; ++step) {
-      phases_.set_render_ms(step, last->ms[static_cast<std::size_t>(engine::FrameTimer::render)]);
-    }
-    last_logged_frame_ = last->frame;
-  }
+  log_committed_frame();
   frame_first_step_ = frame_last_step_ + 1;
   frame_last_step_ = phases_.steps();
+  engine::FrameStats& stats = app_.stats();
   stats.set_allocations(frame_allocs_);
   logged_frame_grew_ = frame_grew_;
   frame_allocs_ = 0;
@@ -92,16 +95,7 @@ void GameApp::render(engine::RenderContext& context) {
   sim_.collect_sprites(context.sprites, context.alpha);
 }
 
-const PhaseRecorder& GameApp::finish_phases() {
-  const engine::FrameSample* last = app_.stats().latest();
-  if (last && last->frame != last_logged_frame_) {
-    for (std::uint64_t step = frame_first_step_; step <= frame_last_step_; ++step) {
-      phases_.set_render_ms(step, last->ms[static_cast<std::size_t>(engine::FrameTimer::render)]);
-    }
-  }
-  frame_first_step_ = frame_last_step_ + 1;  // attributed once
-  return phases_;
-}
+void GameApp::finish() { log_committed_frame(); }
 
 OverlayViewOptions GameApp::view_options() const {
   OverlayViewOptions view = panel_.view();

@@ -32,8 +32,9 @@ class GameApp : public engine::AppHooks {
 
   // The frames recorded so far (timings from engine::FrameStats, allocations counted here).
   FrameSummary summary() const { return log_.summary(); }
-  // The phases so far, with the last rendered frame's time added (call after the run).
-  const PhaseRecorder& finish_phases();
+  // Logs the last rendered frame, which no later render() will (call once, after the run).
+  void finish();
+  const PhaseRecorder& phases() const noexcept { return phases_; }
   // What the overlay shows now (built fresh, also while it is hidden): for the report.
   OverlayModel overlay_model() const;
   const OverlayPanel& panel() const noexcept { return panel_; }
@@ -44,6 +45,7 @@ class GameApp : public engine::AppHooks {
 
  private:
   OverlayViewOptions view_options() const;
+  void log_committed_frame();  // the frame FrameStats committed last, into log_ and phases_
   void carry_out(const OverlayCommands& commands);
 
   Simulation& sim_;

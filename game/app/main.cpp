@@ -153,9 +153,10 @@ int main(int argc, char** argv) {
     game::GameApp game_app(sim, app, game::kDefaultWarmupFrames, script ? &*script : nullptr);
     const int code = app.run(game_app);  // prints its own one-line failure
     if (code != 0) return code;
+    game_app.finish();
     summary = game_app.summary();
     overlay = game_app.overlay_model();
-    phases = game_app.finish_phases().summaries();
+    phases = game_app.phases().summaries();
   }
 
   const game::SimStats stats = sim.stats();
