@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cinttypes>
 
 namespace game {
@@ -20,8 +21,13 @@ constexpr double kCompareBudgetMs = 12.0;
 
 }  // namespace
 
-GameApp::GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup_frames)
-    : sim_(sim), app_(app), log_(kMaxTimedFrames, warmup_frames) {}
+GameApp::GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup_frames, ScriptPlayer* script)
+    : sim_(sim),
+      app_(app),
+      script_(script),
+      log_(kMaxTimedFrames, warmup_frames),
+      phases_(sim, app.config().max_frames >= 0 ? static_cast<std::uint64_t>(app.config().max_frames)
+                                                : std::uint64_t{kMaxTimedFrames}) {}
 
 GameApp::~GameApp() = default;
 
@@ -42,23 +48,38 @@ Input GameApp::map_input(const engine::InputState& in, Vec2 player) {
 
 void GameApp::fixed_update(const engine::InputState& input, double /*dt: always Simulation::kStepSeconds*/) {
   const std::uint64_t growths_before = sim_.stats().growth_events;
-  frame_allocs_ += count_step_allocations(sim_, map_input(input, sim_.player_position()));
+  const Input step_input =
+      script_ ? script_->next(sim_.settings(), sim_.player_position()) : map_input(input, sim_.player_position());
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t allocs = count_step_allocations(sim_, step_input);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  frame_allocs_ += allocs;
   const SimStats after = sim_.stats();
+  phases_.after_step(sim_, after, ms, allocs);
   frame_grew_ = frame_grew_ || after.growth_events != growths_before;
   // Pool growths become FrameStats events, so the overlay can mark them on its graph.
   record_growth_events(sim_, app_.stats(), growth_records_seen_);
   rates_.sample(after.frame, after.pools);
 }
 
+void GameApp::log_committed_frame() {
+  engine::FrameStats& stats = app_.stats();
+  const engine::FrameSample* last = stats.latest();
+  if (!last || last->frame == last_logged_frame_) return;
+  const double render_ms = last->ms[static_cast<std::size_t>(engine::FrameTimer::render)];
+  log_.record(last->ms[static_cast<std::size_t>(engine::FrameTimer::simulation)], render_ms,
+              last->counters.allocations, logged_frame_grew_);
+  // Each step of that frame gets the frame's render time (one step per frame when scripted).
+  for (std::uint64_t step = frame_first_step_; step <= frame_last_step_; ++step) phases_.set_render_ms(step, render_ms);
+  last_logged_frame_ = last->frame;
+}
+
 void GameApp::render(engine::RenderContext& context) {
   // The frame FrameStats committed last is complete now (times and allocations): log it.
+  log_committed_frame();
+  frame_first_step_ = frame_last_step_ + 1;
+  frame_last_step_ = phases_.steps();
   engine::FrameStats& stats = app_.stats();
-  if (const engine::FrameSample* last = stats.latest(); last && last->frame != last_logged_frame_) {
-    log_.record(last->ms[static_cast<std::size_t>(engine::FrameTimer::simulation)],
-                last->ms[static_cast<std::size_t>(engine::FrameTimer::render)], last->counters.allocations,
-                logged_frame_grew_);
-    last_logged_frame_ = last->frame;
-  }
   stats.set_allocations(frame_allocs_);
   stats.set_tag(frame_tag(sim_));  // pooling on or off: the graph shades the heap spans
   logged_frame_grew_ = frame_grew_;
@@ -74,6 +95,8 @@ void GameApp::render(engine::RenderContext& context) {
   context.camera.zoom = std::max(0.01f, std::min(context.camera.viewport.x / w, context.camera.viewport.y / h));
   sim_.collect_sprites(context.sprites, context.alpha);
 }
+
+void GameApp::finish() { log_committed_frame(); }
 
 OverlayViewOptions GameApp::view_options() const {
   OverlayViewOptions view = panel_.view();

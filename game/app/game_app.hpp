@@ -3,11 +3,15 @@
 // InputState onto game::Input, steps the Simulation, hands its sprites to the batch, logs
 // per-frame timings and allocations for the report, records pool growths and rates for the
 // debug overlay, and draws a small HUD (score, lives, wave) and the overlay (F1) with ImGui.
+// With a ScriptPlayer the script replaces the device input for the simulation (the runtime's
+// own keys, F1, pause, step, quit, still work) and applies its settings changes.
 #include "compare_run.hpp"
 #include "frame_log.hpp"
 #include "overlay_model.hpp"
 #include "overlay_panel.hpp"
 #include "overlay_rates.hpp"
+#include "phase_recorder.hpp"
+#include "script.hpp"
 #include "simulation.hpp"
 
 #include <engine/application.hpp>
@@ -19,7 +23,7 @@ namespace game {
 
 class GameApp : public engine::AppHooks {
  public:
-  GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup_frames);
+  GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup_frames, ScriptPlayer* script = nullptr);
   ~GameApp() override;
 
   void fixed_update(const engine::InputState& input, double dt) override;
@@ -28,6 +32,9 @@ class GameApp : public engine::AppHooks {
 
   // The frames recorded so far (timings from engine::FrameStats, allocations counted here).
   FrameSummary summary() const { return log_.summary(); }
+  // Logs the last rendered frame, which no later render() will (call once, after the run).
+  void finish();
+  const PhaseRecorder& phases() const noexcept { return phases_; }
   // What the overlay shows now (built fresh, also while it is hidden): for the report.
   OverlayModel overlay_model() const;
   const OverlayPanel& panel() const noexcept { return panel_; }
@@ -38,11 +45,16 @@ class GameApp : public engine::AppHooks {
 
  private:
   OverlayViewOptions view_options() const;
+  void log_committed_frame();  // the frame FrameStats committed last, into log_ and phases_
   void carry_out(const OverlayCommands& commands);
 
   Simulation& sim_;
   engine::Application& app_;
+  ScriptPlayer* script_;
   FrameLog log_;
+  PhaseRecorder phases_;
+  std::uint64_t frame_first_step_ = 1;  // the steps of the frame rendered last, for its render time
+  std::uint64_t frame_last_step_ = 0;   // (first > last: that frame ran no step)
   PoolRateMeter rates_;
   OverlayModel model_;
   OverlayPanel panel_;

@@ -1,7 +1,7 @@
 // poolshot: the shooter. Parses the command line, loads the scenario, then runs the
 // simulation headless (timed, with a report) or, with a display, in the runtime's window.
 // Exit codes: 0 done; 1 the environment failed us (no display, report not writable);
-// 2 the request was wrong (bad flag or value, bad scenario file).
+// 2 the request was wrong (bad flag or value, bad scenario or script file).
 #include "atlas_cells.hpp"
 #include "capacity_advisor.hpp"
 #include "compare_chart.hpp"
@@ -10,8 +10,10 @@
 #include "headless_run.hpp"
 #include "options.hpp"
 #include "overlay_recorder.hpp"
+#include "phase_recorder.hpp"
 #include "report.hpp"
 #include "scenario.hpp"
+#include "script.hpp"
 #include "simulation.hpp"
 
 #include <engine/application.hpp>
@@ -20,7 +22,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -93,6 +97,18 @@ int main(int argc, char** argv) {
   game::Scenario& scenario = *loaded.scenario;
   if (options.pooling) scenario.pooling = *options.pooling;
   if (options.storage) scenario.storage = *options.storage;
+  std::optional<game::ScriptPlayer> script;
+  if (!options.script.empty()) {
+    game::ScriptResult parsed_script = game::load_script(options.script);
+    if (!parsed_script.script) {
+      std::fprintf(stderr, "poolshot: %s\n", parsed_script.error.c_str());
+      return 2;
+    }
+    script.emplace(std::move(*parsed_script.script));
+  }
+  // Steps to run: --frames, else the script's length; none: headless 600, a window until quit.
+  const bool fixed_length = options.frames.has_value() || script.has_value();
+  const std::uint64_t length = options.frames ? *options.frames : script ? script->script().frames : 0;
 
   if (!options.headless && !display_available()) {
     std::fprintf(stderr,
@@ -106,11 +122,16 @@ int main(int argc, char** argv) {
   sim.settings().autofire = options.autofire;
   game::FrameSummary summary;
   game::OverlayModel overlay;  // what the debug overlay shows at the end: for the report and --advise
+  std::vector<game::PhaseSummary> phases;  // the spans between settings changes: for the report
   if (options.headless) {
+    const std::uint64_t steps = fixed_length ? length : game::kDefaultHeadlessFrames;
     game::OverlayRecorder recorder;
-    summary = game::run_headless(sim, options.frames.value_or(game::kDefaultHeadlessFrames), {},
-                                game::kDefaultWarmupFrames, &recorder);
+    game::PhaseRecorder phase_recorder(sim, steps);
+    game::StepObservers observers{&recorder, &phase_recorder};
+    summary = script ? game::run_headless(sim, steps, *script, game::kDefaultWarmupFrames, &observers)
+                     : game::run_headless(sim, steps, game::Input{}, game::kDefaultWarmupFrames, &observers);
     overlay = recorder.model(sim);
+    phases = phase_recorder.summaries();
   } else {
     engine::AppConfig config;
     // No screen to show or sync to: the runtime's offscreen mode (real GL, no vsync).
@@ -118,21 +139,24 @@ int main(int argc, char** argv) {
     config.vsync = config.mode == engine::RunMode::windowed;
     config.width = static_cast<int>(scenario.world_width);
     config.height = static_cast<int>(scenario.world_height);
-    config.max_frames = options.frames ? static_cast<std::int64_t>(*options.frames) : -1;
+    config.max_frames = fixed_length ? static_cast<std::int64_t>(length) : -1;
     config.screenshot_path = options.screenshot;
     config.atlas_path = POOLSHOT_ATLAS_PATH;
     config.atlas_cell_px = game::atlas::kCellPixels;
     config.stats_window = game::kOverlayStatsFrames;  // the overlay's longest window, 20 s
     config.stats_events = game::kOverlayStatsEvents;
-    // A run with a fixed length is a script (tests, screenshots): one step per frame and
-    // ImGui's clock from the frame index, so its pictures are the same every time.
-    config.deterministic_time = options.frames.has_value();
+    // A run with a fixed length or a script (tests, screenshots, measurements): one step per
+    // frame and ImGui's clock from the frame index, so its pictures are the same every time
+    // and each step has the render time of its own frame.
+    config.deterministic_time = fixed_length;
     engine::Application app(config);
-    game::GameApp game_app(sim, app, game::kDefaultWarmupFrames);
+    game::GameApp game_app(sim, app, game::kDefaultWarmupFrames, script ? &*script : nullptr);
     const int code = app.run(game_app);  // prints its own one-line failure
     if (code != 0) return code;
+    game_app.finish();
     summary = game_app.summary();
     overlay = game_app.overlay_model();
+    phases = game_app.phases().summaries();
   }
 
   const game::SimStats stats = sim.stats();
@@ -152,7 +176,8 @@ int main(int argc, char** argv) {
   }
   if (!options.report.empty()) {
     std::string error;
-    const auto report = game::make_report(sim, summary, {scenario_path, options.headless, &overlay});
+    const auto report =
+        game::make_report(sim, summary, {scenario_path, options.headless, &overlay, &phases, options.script});
     if (!game::write_report(options.report, report, error)) {
       std::fprintf(stderr, "poolshot: cannot write report '%s': %s\n", options.report.c_str(), error.c_str());
       return 1;

@@ -13,9 +13,10 @@ constexpr const char* kUsage =
     "usage: poolshot [--headless] [--frames N] [--scenario FILE] [--seed N]\n"
     "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
-    "                [--pace] [--compare] [--advise FILE]\n"
+    "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
     "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
+    "                       (default with --script: the script's length)\n"
     "  --scenario FILE      scenario JSON (default assets/scenarios/default.json)\n"
     "  --seed N             random seed, N in 0..18446744073709551615 (2^64-1);\n"
     "                       default: the scenario's seed\n"
@@ -30,6 +31,9 @@ constexpr const char* kUsage =
     "                       (both series) and FILE.png (chart)\n"
     "  --advise FILE        at exit, write the scenario with the capacity advisor's\n"
     "                       initial capacities (peak + 25 %, rounded up to 64) to FILE\n"
+    "  --script FILE        play a JSON timeline (assets/scripts/): fire, move, aim and\n"
+    "                       settings changes at given frames, in place of the keyboard,\n"
+    "                       mouse and gamepad; the report gets one phase per settings span\n"
     "  --frame-csv FILE     write every frame's sim/render ms, heap allocations and\n"
     "                       growth flag as CSV at exit (scripts/bench charts it)\n"
     "  --pace               headless: after each step rest a ninth of its time, so a\n"
@@ -78,7 +82,7 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     static const std::set<std::string> switches = {"--headless", "--autofire", "--compare", "--pace"};
     static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
                                                  "--storage", "--report",   "--screenshot", "--frame-csv",
-                                                 "--advise"};
+                                                 "--advise",  "--script"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown flag '" + std::string(argv[i]) + "'");
     }
@@ -124,6 +128,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.report = value;
     } else if (arg == "--advise") {
       o.advise = value;
+    } else if (arg == "--script") {
+      o.script = value;
     } else if (arg == "--frame-csv") {
       o.frame_csv = value;
     } else {
@@ -134,6 +140,9 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     return fail("--screenshot needs the renderer; it cannot be combined with --headless");
   }
   if (o.compare && !o.headless) return fail("--compare runs without a window; add --headless");
+  if (o.compare && !o.script.empty()) {
+    return fail("--script plays a single run; it cannot be combined with --compare");
+  }
   if (o.compare && !o.advise.empty()) return fail("--advise needs a single run; it cannot be combined with --compare");
   result.options = o;
   return result;

@@ -2,7 +2,7 @@
 // The command line of poolshot:
 //   poolshot [--headless] [--frames N] [--scenario FILE] [--seed N] [--pooling on|off]
 //            [--storage contiguous|stable] [--autofire] [--report FILE] [--screenshot FILE]
-//            [--frame-csv FILE] [--pace] [--compare] [--advise FILE]
+//            [--frame-csv FILE] [--pace] [--compare] [--advise FILE] [--script FILE]
 // Values go as `--flag value` or `--flag=value`. A bad flag or value is a usage error:
 // main prints the reason and the usage to stderr and exits 2.
 #include <engine/pool/growth_policy.hpp>
@@ -18,7 +18,8 @@ inline constexpr std::uint64_t kDefaultHeadlessFrames = 600;   // 10 s of game
 
 struct Options {
   bool headless = false;                      // simulate with no window at all
-  std::optional<std::uint64_t> frames;        // steps to run; none: headless 600, windowed until quit
+  std::optional<std::uint64_t> frames;        // steps to run; none: the script's length, else
+                                              // headless 600, windowed until quit
   std::string scenario;                       // scenario file; empty: assets/scenarios/default.json
   std::optional<std::uint64_t> seed;          // 0..2^64-1; none: the scenario's seed
   std::optional<bool> pooling;                // none: the scenario's choice
@@ -30,6 +31,7 @@ struct Options {
   bool pace = false;                          // headless: rest a ninth of each step (real-time runs)
   bool compare = false;                       // headless A/B: pooling on vs off, same seed and input
   std::string advise;                         // scenario with the advisor's capacities, written at exit
+  std::string script;                         // input/settings timeline (script.hpp); empty: none
 };
 
 struct ParsedOptions {

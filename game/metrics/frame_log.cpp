@@ -41,8 +41,6 @@ void FrameLog::record(double sim_ms, double render_ms, std::uint64_t allocs, boo
   steady_max_ = std::max(steady_max_, allocs);
 }
 
-namespace {
-
 Percentiles percentiles(std::vector<float> values) {
   Percentiles p;
   if (values.empty()) return p;
@@ -58,8 +56,6 @@ Percentiles percentiles(std::vector<float> values) {
   p.max = static_cast<double>(values.back());
   return p;
 }
-
-}  // namespace
 
 FrameSummary FrameLog::summary() const {
   FrameSummary s = counts_;

@@ -16,6 +16,9 @@ struct Percentiles {
   double p50 = 0, p99 = 0, max = 0;
 };
 
+// Nearest-rank percentiles of `values` (all 0 when empty); sorts its copy, so not per frame.
+Percentiles percentiles(std::vector<float> values);
+
 // One recorded frame, for the per-frame series (`poolshot --frame-csv FILE`, scripts/bench).
 struct FrameRecord {
   std::uint64_t frame = 0;      // 1-based

@@ -3,9 +3,13 @@
 // and counting the operator new calls inside it. Used by `poolshot --headless` and tests.
 #include "frame_log.hpp"
 #include "input.hpp"
+#include "script.hpp"
 #include "simulation.hpp"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 namespace game {
 
@@ -22,8 +26,23 @@ class StepObserver {
                           std::uint64_t allocations) = 0;
 };
 
+// Tells each of up to four observers in turn (nullptr entries are skipped): the overlay's
+// recorder and the phase recorder listen to one run together.
+class StepObservers final : public StepObserver {
+ public:
+  StepObservers(std::initializer_list<StepObserver*> observers) noexcept;
+  void before_step() override;
+  void after_step(const Simulation& sim, const SimStats& after, double sim_ms, std::uint64_t allocations) override;
+
+ private:
+  std::array<StepObserver*, 4> observers_{};
+};
+
 // Runs `frames` steps with `input` each step (autofire, if on in the settings, overrides it).
 FrameSummary run_headless(Simulation& sim, std::uint64_t frames, const Input& input = {},
+                          std::uint64_t warmup_frames = kDefaultWarmupFrames, StepObserver* observer = nullptr);
+// Same, with each step's input and settings changes from `script` (outside the timed part).
+FrameSummary run_headless(Simulation& sim, std::uint64_t frames, ScriptPlayer& script,
                           std::uint64_t warmup_frames = kDefaultWarmupFrames, StepObserver* observer = nullptr);
 
 // Pacing (`poolshot --pace`): after each timed step a headless loop rests a ninth of the

@@ -35,6 +35,7 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
   report["simulated_frames"] = stats.frame;
   report["seed"] = sim.seed();
   report["scenario"] = context.scenario_path;
+  report["script"] = context.script_path.empty() ? nlohmann::json() : nlohmann::json(context.script_path);
   report["headless"] = context.headless;
   report["pooling"] = settings.pooling ? "on" : "off";
   report["storage"] = storage_name(settings.storage);
@@ -89,6 +90,7 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
   }
   report["growth_log"] = log;
   report["growth_log_dropped"] = sim.growth_log_dropped();
+  if (context.phases) report["phases"] = phases_json(*context.phases);
   if (context.overlay) {
     report["overlay"] = overlay_json(*context.overlay);
     report["advisor"] = advice_json(context.overlay->advice, context.overlay->advisor_options);

@@ -1,14 +1,17 @@
 #pragma once
 // The JSON report `poolshot --report FILE` writes at exit: what ran, the state hash, frame
 // times, the pools, and heap allocations (see frame_log.hpp for "steady state"); with an
-// OverlayModel also what the debug overlay shows ("overlay") and the capacity advice ("advisor").
+// OverlayModel also what the debug overlay shows ("overlay") and the capacity advice ("advisor"),
+// with a PhaseRecorder the spans between settings changes ("phases").
 #include "frame_log.hpp"
 #include "overlay_model.hpp"
+#include "phase_recorder.hpp"
 #include "simulation.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace game {
 
@@ -16,6 +19,8 @@ struct ReportContext {
   std::string scenario_path;
   bool headless = true;
   const OverlayModel* overlay = nullptr;  // set: the report gets "overlay" and "advisor" sections
+  const std::vector<PhaseSummary>* phases = nullptr;  // set: the report gets "phases"
+  std::string script_path = {};           // --script FILE; empty: none (the report says null)
 };
 
 nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, const ReportContext& context);

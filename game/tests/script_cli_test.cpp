@@ -1,0 +1,135 @@
+// `poolshot --script FILE` through the real binary: a bad script is one line and exit 2; a
+// scripted run's report has one phase per settings span, headless and offscreen alike.
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "test_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using game::test::RunResult;
+using game::test::Streams;
+
+RunResult run_poolshot(const std::string& args, const std::string& env = "") {
+  return game::test::run_binary(POOLSHOT_BINARY, args, Streams::stderr_only, env);
+}
+
+class ScriptCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("poolshot_script_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  nlohmann::json report(const std::string& args, const std::string& env = "") {
+    const fs::path path = dir_ / "r.json";
+    const RunResult r = run_poolshot(args + " --report " + path.string(), env);
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    std::ifstream in(path);
+    return in ? nlohmann::json::parse(in) : nlohmann::json();
+  }
+  fs::path dir_;
+};
+
+// Pooled, heap, pooled in stable pages: three phases of 30 steps.
+const char* kThreePhases = R"({"frames": 90, "events": [
+    {"frame": 1, "fire": true, "aim": {"direction": [0, 1]}},
+    {"frame": 31, "pooling": false}, {"frame": 61, "pooling": true, "storage": "stable"}]})";
+
+void expect_three_phases(const nlohmann::json& r) {
+  EXPECT_EQ(r.at("frames"), 90) << "the script's length, with no --frames";
+  const nlohmann::json& p = r.at("phases");
+  ASSERT_EQ(p.size(), 3u) << r.dump(1);
+  const int first[] = {1, 31, 61}, last[] = {30, 60, 90};
+  const char* pooling[] = {"on", "off", "on"};
+  const char* storage[] = {"contiguous", "contiguous", "stable"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(p[i].at("first_frame"), first[i]);
+    EXPECT_EQ(p[i].at("last_frame"), last[i]);
+    EXPECT_EQ(p[i].at("pooling"), pooling[i]);
+    EXPECT_EQ(p[i].at("storage"), storage[i]);
+    for (const char* part : {"sim_ms", "render_ms"}) {
+      for (const char* q : {"p50", "p99", "max"}) EXPECT_TRUE(p[i].at(part).at(q).is_number()) << part << q;
+    }
+    EXPECT_GT(p[i].at("peak_live").get<int>(), 0);
+    EXPECT_TRUE(p[i].at("growth_events").is_number_unsigned());
+    EXPECT_TRUE(p[i].at("heap_allocs").at("p50").is_number_unsigned());
+    EXPECT_TRUE(p[i].at("heap_allocs").at("max").is_number_unsigned());
+  }
+}
+
+TEST_F(ScriptCli, HeadlessReportHasOnePhasePerSettingsSpan) {
+  const std::string script = write("three.json", kThreePhases);
+  const nlohmann::json r = report("--headless --script " + script);
+  expect_three_phases(r);
+  EXPECT_EQ(r.at("script"), script);
+  EXPECT_EQ(r.at("phases").at(0).at("render_ms").at("max"), 0.0);
+  EXPECT_EQ(r.at("pooling"), "on") << "the settings in force at the end";
+}
+
+TEST_F(ScriptCli, OffscreenReportHasTheSamePhasesWithRenderTimesAndTheSameGame) {
+  const std::string script = write("three.json", kThreePhases);
+  const nlohmann::json w = report("--script " + script, "SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy");
+  expect_three_phases(w);
+  for (const auto& phase : w.at("phases")) EXPECT_GT(phase.at("render_ms").at("p50").get<double>(), 0.0);
+  const nlohmann::json h = report("--headless --script " + script);
+  EXPECT_EQ(w.at("state_hash"), h.at("state_hash"));
+}
+
+TEST_F(ScriptCli, FramesOverridesTheScriptsLength) {
+  const nlohmann::json r = report("--headless --frames 45 --script " + write("three.json", kThreePhases));
+  EXPECT_EQ(r.at("frames"), 45);
+  ASSERT_EQ(r.at("phases").size(), 2u);
+  EXPECT_EQ(r.at("phases").at(1).at("last_frame"), 45);
+}
+
+TEST_F(ScriptCli, WithoutAScriptTheReportHasOnePhase) {
+  const nlohmann::json r = report("--headless --frames 30");
+  ASSERT_EQ(r.at("phases").size(), 1u);
+  EXPECT_EQ(r.at("phases").at(0).at("last_frame"), 30);
+  EXPECT_TRUE(r.at("script").is_null());
+}
+
+TEST_F(ScriptCli, BadScriptIsOneLineAndExitTwo) {
+  const auto expect_error = [](const RunResult& r, const std::string& message) {
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_EQ(r.out, "poolshot: " + message + "\n");
+  };
+  const std::string missing = (dir_ / "missing.json").string();
+  expect_error(run_poolshot("--headless --script " + missing), "script '" + missing + "': cannot open: no such file");
+  const std::string order = write("order.json", R"({"events": [{"frame": 9, "fire": true}, {"frame": 3, "fire": false}]})");
+  expect_error(run_poolshot("--headless --script " + order),
+               "script '" + order + "': key 'events[1].frame': must not be before events[0].frame (9): events go in frame order");
+  const std::string range = write("range.json", R"({"events": [{"frame": 1, "enemy_density": 500}]})");
+  expect_error(run_poolshot("--script " + range, "SDL_VIDEODRIVER=offscreen"),
+               "script '" + range + "': key 'events[0].enemy_density': must be a number in 0..100 (got 500)");
+  const RunResult both = run_poolshot("--headless --compare --script " + range);
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.out.find("--script plays a single run; it cannot be combined with --compare"), std::string::npos);
+}
+
+TEST_F(ScriptCli, ShippedHoldFireRunsHeadless) {
+  const nlohmann::json r = report("--headless --script " + std::string(POOLSHOT_SCENARIO_DIR) + "/../scripts/hold_fire.json");
+  EXPECT_EQ(r.at("frames"), 1800);
+  const nlohmann::json& p = r.at("phases");
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0].at("last_frame"), 600);
+  EXPECT_EQ(p[1].at("pooling"), "off");
+  EXPECT_EQ(p[1].at("first_frame"), 601);
+  EXPECT_EQ(p[2].at("first_frame"), 1201);
+  EXPECT_EQ(p[2].at("last_frame"), 1800);
+}
+
+}  // namespace
