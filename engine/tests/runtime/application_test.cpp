@@ -210,9 +210,37 @@ TEST(ApplicationOffscreen, ScreenshotShowsSpritesAndTheOverlay) {
   EXPECT_PIXEL(img, 250, 60, (Rgb{12, 214, 20}));               // two overlapping: brighter
   EXPECT_PIXEL(img, 200, 210, (Rgb{255, 0, 255}));              // the overlay window
   ASSERT_NE(app.stats().latest(), nullptr);
-  EXPECT_EQ(app.stats().latest()->counters.draw_calls, 2u);     // alpha + additive
+  // Default RenderPath::fast: the alpha group's 40x40 quad, then its stamped 8x8 mover as one
+  // image, then the additive quads. (RenderPath::instanced: alpha + additive = 2.)
+  EXPECT_EQ(app.renderer().path(), engine::RenderPath::fast);
+  EXPECT_EQ(app.stats().latest()->counters.draw_calls, 3u);
   EXPECT_EQ(app.stats().latest()->counters.sprites, 4u);
   EXPECT_EQ(app.stats().size(), 3u);
+}
+
+TEST(ApplicationOffscreen, ConfigChoosesTheRenderPathAndTheGameMaySwitchIt) {
+  AppConfig config = offscreen_config();
+  config.max_frames = 4;
+  config.render_path = engine::RenderPath::instanced;
+  config.screenshot_path = test_support::temp_path("paths.png");
+  Application app(config);
+  ScriptedGame game;
+  std::vector<engine::RenderPath> seen;
+  game.on_render = [&](int render_index) {
+    seen.push_back(app.renderer().path());
+    if (render_index == 1) app.renderer().set_path(engine::RenderPath::fast);  // from a hook, mid-run
+  };
+  int code = -1;
+  RUN_OR_SKIP(app, game, code);
+  EXPECT_EQ(code, 0);
+  ASSERT_EQ(seen.size(), 4u);
+  EXPECT_EQ(seen[0], engine::RenderPath::instanced);
+  EXPECT_EQ(seen[2], engine::RenderPath::fast);
+  ASSERT_NE(app.stats().latest(), nullptr);
+  EXPECT_EQ(app.stats().latest()->counters.draw_calls, 3u);  // the last frame went the fast way
+  const engine::Image img = load(config.screenshot_path);
+  EXPECT_PIXEL(img, 60, 60, (Rgb{255, 0, 0}));
+  EXPECT_PIXEL(img, 250, 60, (Rgb{12, 214, 20}));
 }
 
 TEST(ApplicationOffscreen, DeterministicFramesAreBitIdenticalRunToRun) {
