@@ -177,6 +177,7 @@ RenderCounters SpriteRenderer::submit_fast(const Camera2D& camera, int framebuff
     }
     if (large_.size() != large_from) {
       steps_.push_back({false, true, large_from, static_cast<std::uint32_t>(large_.size()) - large_from, 0});
+      if (open == Open::over) open = Open::none;  // later alpha stamps must land over these quads
     }
   }
 

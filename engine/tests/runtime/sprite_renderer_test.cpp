@@ -424,7 +424,7 @@ TEST_P(FastPathTest, InAnAlphaLayerSmallSpritesDrawOverLargeOnes) {
   // sprites are composited after the group's GL quads, whatever the submission order.
   engine::SpriteBatch batch;
   batch.push(sprite(160, 120, 8, 8, engine::rgba(255, 0, 0), 0, 3));    // small, pushed first
-  batch.push(sprite(160, 120, 60, 60, engine::rgba(0, 255, 0), 0, 3));  // large, pushed later
+  batch.push(sprite(160, 120, 100, 100, engine::rgba(0, 255, 0), 0, 3));  // large, pushed later
   draw(batch);
   EXPECT_PIXEL(screenshot(), 160, 120, (Rgb{255, 0, 0}));
 }
