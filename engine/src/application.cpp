@@ -92,6 +92,7 @@ Status Application::init_video() {
   wc.fullscreen = config_.fullscreen;
   if (Status s = window_.open(wc); !s) return s;
   if (Status s = renderer_.init(asset_path("shaders")); !s) return s;
+  renderer_.set_path(config_.render_path);
   if (!config_.atlas_path.empty()) {
     if (Status s = renderer_.load_atlas(asset_path(config_.atlas_path), config_.atlas_cell_px); !s) return s;
   }

@@ -29,6 +29,12 @@ Status SpriteRenderer::init(const std::string& shader_dir) {
   u_view_ = program_.uniform("u_view");
   u_atlas_ = program_.uniform("u_atlas");
   u_texture_ = program_.uniform("u_texture");
+  if (Status s = splat_program_.load(dir + "/splat.vert", dir + "/splat.frag"); !s) {
+    shutdown();
+    return s;
+  }
+  u_splat_rect_ = splat_program_.uniform("u_rect");
+  u_splat_image_ = splat_program_.uniform("u_image");
   if (Status s = use_builtin_atlas(); !s) {
     shutdown();
     return s;
@@ -41,6 +47,7 @@ Status SpriteRenderer::init(const std::string& shader_dir) {
     glEnableVertexAttribArray(location);
     glVertexAttribDivisor(location, 1);  // every attribute is per instance
   }
+  glGenVertexArrays(1, &splat_vao_);
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   return Status::ok();
@@ -50,6 +57,7 @@ Status SpriteRenderer::load_atlas(const std::string& png_path, int cell_px) {
   TextureAtlas next;
   if (Status s = next.load(png_path, cell_px); !s) return s;
   atlas_ = std::move(next);
+  splatter_.set_atlas(&atlas_.image(), atlas_.columns(), atlas_.rows());
   return Status::ok();
 }
 
@@ -57,17 +65,32 @@ Status SpriteRenderer::use_builtin_atlas(int cell_px) {
   TextureAtlas next;
   if (Status s = next.create(make_builtin_atlas_image(cell_px), cell_px, "<built-in>"); !s) return s;
   atlas_ = std::move(next);
+  splatter_.set_atlas(&atlas_.image(), atlas_.columns(), atlas_.rows());
   return Status::ok();
 }
 
 void SpriteRenderer::shutdown() noexcept {
   if (vbo_ != 0) glDeleteBuffers(1, &vbo_);
   if (vao_ != 0) glDeleteVertexArrays(1, &vao_);
-  vbo_ = vao_ = 0;
+  if (splat_vao_ != 0) glDeleteVertexArrays(1, &splat_vao_);
+  vbo_ = vao_ = splat_vao_ = 0;
   capacity_ = 0;
+  destroy_layers();
   program_.destroy();
+  splat_program_.destroy();
   atlas_.destroy();
+  splatter_.set_atlas(nullptr, 1, 1);
+  groups_.count.fill(0);
+  groups_.used = 0;
   last_ = {};
+}
+
+const char* render_path_name(RenderPath path) noexcept {
+  switch (path) {
+    case RenderPath::instanced: return "instanced";
+    case RenderPath::fast: return "fast";
+  }
+  return "?";
 }
 
 void SpriteRenderer::bind_instances(std::uint32_t first_sprite) const noexcept {
@@ -89,7 +112,45 @@ RenderCounters SpriteRenderer::draw(const SpriteBatch& batch, const Camera2D& ca
 std::size_t SpriteRenderer::upload(const SpriteBatch& batch) {
   groups_.count.fill(0);
   groups_.used = 0;
+  uploaded_path_ = path_;
   if (!ready() || batch.empty()) return 0;
+  return path_ == RenderPath::fast ? upload_fast(batch) : upload_instanced(batch);
+}
+
+RenderCounters SpriteRenderer::submit(const Camera2D& camera, int framebuffer_width, int framebuffer_height) {
+  last_ = {};
+  if (!ready() || groups_.used == 0 || framebuffer_width <= 0 || framebuffer_height <= 0) return last_;
+  last_ = uploaded_path_ == RenderPath::fast ? submit_fast(camera, framebuffer_width, framebuffer_height)
+                                             : submit_instanced(camera, framebuffer_width, framebuffer_height);
+  return last_;
+}
+
+void SpriteRenderer::begin_draw_state(const Camera2D& camera, int framebuffer_width, int framebuffer_height) const noexcept {
+  glViewport(0, 0, framebuffer_width, framebuffer_height);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_SCISSOR_TEST);
+  glEnable(GL_BLEND);
+  glBlendEquation(GL_FUNC_ADD);
+  glUseProgram(program_.id());
+  const glm::vec4 view = camera.ndc_transform();
+  glUniform4f(u_view_, view.x, view.y, view.z, view.w);
+  glUniform4f(u_atlas_, static_cast<float>(atlas_.columns()), static_cast<float>(atlas_.rows()),
+              0.5f / static_cast<float>(atlas_.width()), 0.5f / static_cast<float>(atlas_.height()));
+  glUniform1i(u_texture_, 0);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, atlas_.texture());
+}
+
+void SpriteRenderer::set_blend(bool additive) const noexcept {
+  if (additive) {
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ZERO, GL_ONE);
+  } else {
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  }
+}
+
+std::size_t SpriteRenderer::upload_instanced(const SpriteBatch& batch) {
   const std::size_t n = batch.size();
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);
   if (n > capacity_) {
@@ -118,23 +179,9 @@ std::size_t SpriteRenderer::upload(const SpriteBatch& batch) {
   return groups_.used != 0 ? n : 0;
 }
 
-RenderCounters SpriteRenderer::submit(const Camera2D& camera, int framebuffer_width, int framebuffer_height) {
-  last_ = {};
-  if (!ready() || groups_.used == 0 || framebuffer_width <= 0 || framebuffer_height <= 0) return last_;
-  glViewport(0, 0, framebuffer_width, framebuffer_height);
-  glDisable(GL_DEPTH_TEST);
-  glDisable(GL_CULL_FACE);
-  glDisable(GL_SCISSOR_TEST);
-  glEnable(GL_BLEND);
-  glBlendEquation(GL_FUNC_ADD);
-  glUseProgram(program_.id());
-  const glm::vec4 view = camera.ndc_transform();
-  glUniform4f(u_view_, view.x, view.y, view.z, view.w);
-  glUniform4f(u_atlas_, static_cast<float>(atlas_.columns()), static_cast<float>(atlas_.rows()),
-              0.5f / static_cast<float>(atlas_.width()), 0.5f / static_cast<float>(atlas_.height()));
-  glUniform1i(u_texture_, 0);
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, atlas_.texture());
+RenderCounters SpriteRenderer::submit_instanced(const Camera2D& camera, int framebuffer_width, int framebuffer_height) {
+  RenderCounters counters;
+  begin_draw_state(camera, framebuffer_width, framebuffer_height);
   glBindVertexArray(vao_);
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);  // attribute pointers below refer to this buffer
 
@@ -144,22 +191,18 @@ RenderCounters SpriteRenderer::submit(const Camera2D& camera, int framebuffer_wi
     if (count == 0) continue;
     const int additive = static_cast<int>(g & 1u);
     if (additive != current_blend) {
-      if (additive != 0) {
-        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ZERO, GL_ONE);
-      } else {
-        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-      }
+      set_blend(additive != 0);
       current_blend = additive;
     }
     bind_instances(groups_.first[g]);
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(count));
-    ++last_.draw_calls;
-    last_.sprites += count;
+    ++counters.draw_calls;
+    counters.sprites += count;
   }
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   glUseProgram(0);
-  return last_;
+  return counters;
 }
 
 }  // namespace engine

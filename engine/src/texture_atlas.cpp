@@ -50,6 +50,7 @@ TextureAtlas& TextureAtlas::operator=(TextureAtlas&& other) noexcept {
     rows_ = other.rows_;
     width_ = other.width_;
     height_ = other.height_;
+    image_ = std::move(other.image_);
   }
   return *this;
 }
@@ -58,6 +59,7 @@ void TextureAtlas::destroy() noexcept {
   if (texture_ != 0) glDeleteTextures(1, &texture_);
   texture_ = 0;
   cell_px_ = columns_ = rows_ = width_ = height_ = 0;
+  image_ = Image{};
 }
 
 Status TextureAtlas::load(const std::string& png_path, int cell_px) {
@@ -91,6 +93,7 @@ Status TextureAtlas::create(const Image& image, int cell_px, std::string_view na
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glBindTexture(GL_TEXTURE_2D, 0);
+  Image copy = image;  // before destroy(): image may be this atlas's own image()
   destroy();
   texture_ = texture;
   cell_px_ = cell_px;
@@ -98,6 +101,7 @@ Status TextureAtlas::create(const Image& image, int cell_px, std::string_view na
   height_ = image.height;
   columns_ = image.width / cell_px;
   rows_ = image.height / cell_px;
+  image_ = std::move(copy);
   return Status::ok();
 }
 

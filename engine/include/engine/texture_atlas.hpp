@@ -47,9 +47,13 @@ class TextureAtlas {
   int cell_count() const noexcept { return columns_ * rows_; }
   int width() const noexcept { return width_; }
   int height() const noexcept { return height_; }
+  // The uploaded pixels, kept on the CPU (256 KiB for the game's atlas): RenderPath::fast
+  // stamps small sprites from them without reading the texture back.
+  const Image& image() const noexcept { return image_; }
 
  private:
   unsigned texture_ = 0;
+  Image image_;
   int cell_px_ = 0, columns_ = 0, rows_ = 0, width_ = 0, height_ = 0;
 };
 

@@ -210,9 +210,40 @@ TEST(ApplicationOffscreen, ScreenshotShowsSpritesAndTheOverlay) {
   EXPECT_PIXEL(img, 250, 60, (Rgb{12, 214, 20}));               // two overlapping: brighter
   EXPECT_PIXEL(img, 200, 210, (Rgb{255, 0, 255}));              // the overlay window
   ASSERT_NE(app.stats().latest(), nullptr);
-  EXPECT_EQ(app.stats().latest()->counters.draw_calls, 2u);     // alpha + additive
+  // Default RenderPath::fast: every sprite here is small enough to stamp, so one image for the
+  // alpha group and one for the additive group: 2 draws, as instanced (one per group). The
+  // next test shows they were stamped.
+  EXPECT_EQ(app.renderer().path(), engine::RenderPath::fast);
+  EXPECT_EQ(app.stats().latest()->counters.draw_calls, 2u);
   EXPECT_EQ(app.stats().latest()->counters.sprites, 4u);
   EXPECT_EQ(app.stats().size(), 3u);
+}
+
+TEST(ApplicationOffscreen, ConfigChoosesTheRenderPathAndTheGameMaySwitchIt) {
+  AppConfig config = offscreen_config();
+  config.max_frames = 4;
+  config.render_path = engine::RenderPath::instanced;
+  config.screenshot_path = test_support::temp_path("paths.png");
+  Application app(config);
+  ScriptedGame game;
+  std::vector<engine::RenderPath> seen;
+  std::vector<std::uint32_t> splatted;  // the previous frame's, as the hook sees it
+  game.on_render = [&](int render_index) {
+    seen.push_back(app.renderer().path());
+    splatted.push_back(app.renderer().last_counters().splatted);
+    if (render_index == 1) app.renderer().set_path(engine::RenderPath::fast);  // from a hook, mid-run
+  };
+  int code = -1;
+  RUN_OR_SKIP(app, game, code);
+  EXPECT_EQ(code, 0);
+  ASSERT_EQ(seen.size(), 4u);
+  EXPECT_EQ(seen[0], engine::RenderPath::instanced);
+  EXPECT_EQ(seen[2], engine::RenderPath::fast);
+  EXPECT_EQ(splatted[1], 0u);  // frame 0: instanced
+  EXPECT_EQ(splatted[2], 4u);  // frame 1, switched in its hook: fast, every sprite stamped
+  const engine::Image img = load(config.screenshot_path);
+  EXPECT_PIXEL(img, 60, 60, (Rgb{255, 0, 0}));
+  EXPECT_PIXEL(img, 250, 60, (Rgb{12, 214, 20}));
 }
 
 TEST(ApplicationOffscreen, DeterministicFramesAreBitIdenticalRunToRun) {

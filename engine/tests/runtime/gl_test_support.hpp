@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -76,6 +77,7 @@ inline std::string temp_path(const std::string& name) {
   const char* dir = std::getenv("TMPDIR");
   const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info();
   std::string prefix = info != nullptr ? std::string(info->test_suite_name()) + "_" + info->name() + "_" : "";
+  std::replace(prefix.begin(), prefix.end(), '/', '_');  // parameterised tests: "Suite/Test/param"
   return std::string(dir != nullptr ? dir : "/tmp") + "/poolshot_" + prefix + name;
 }
 

@@ -1,0 +1,389 @@
+#include <engine/detail/sprite_splat.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace engine::detail {
+
+namespace {
+
+constexpr float kTwoPi = 6.28318530717958648f;
+constexpr int kMaxHalfPixels = 255;                 // size key: 8 bits of half pixels
+constexpr std::size_t kMaxArenaPixels = 8u << 20;   // 32 MiB of stamps, then start again
+constexpr std::uint64_t kOccupied = std::uint64_t{1} << 40;
+constexpr std::size_t kThreadedEntries = 8192;      // below this, one thread stamps the job
+
+constexpr std::uint32_t div255(std::uint32_t x) noexcept {  // round(x / 255) for x <= 65025
+  x += 128;
+  return (x + (x >> 8)) >> 8;
+}
+
+constexpr std::uint32_t channel(std::uint32_t pixel, int i) noexcept { return (pixel >> (8 * i)) & 0xffu; }
+
+// Scalar reference of one pixel; the SIMD rows below compute exactly the same.
+inline std::uint32_t add_pixel(std::uint32_t dst, std::uint32_t src, const std::uint32_t k[4]) noexcept {
+  std::uint32_t out = 0;
+  for (int i = 0; i < 4; ++i) {
+    const std::uint32_t sum = channel(dst, i) + div255(channel(src, i) * k[i]);
+    out |= std::min(sum, 255u) << (8 * i);
+  }
+  return out;
+}
+inline std::uint32_t over_pixel(std::uint32_t dst, std::uint32_t src, const std::uint32_t k[4]) noexcept {
+  const std::uint32_t a = div255(channel(src, 3) * k[3]);
+  std::uint32_t out = 0;
+  for (int i = 0; i < 4; ++i) {
+    const std::uint32_t s = div255(channel(src, i) * k[i]);
+    const std::uint32_t sum = s + div255(channel(dst, i) * (255u - a));
+    out |= std::min(sum, 255u) << (8 * i);
+  }
+  return out;
+}
+
+#if defined(__SSE2__)
+inline __m128i div255_epu16(__m128i x) noexcept {
+  x = _mm_add_epi16(x, _mm_set1_epi16(128));
+  return _mm_srli_epi16(_mm_add_epi16(x, _mm_srli_epi16(x, 8)), 8);
+}
+#endif
+
+void add_row(std::uint32_t* dst, const std::uint32_t* src, int n, const std::uint32_t k[4]) noexcept {
+  int i = 0;
+#if defined(__SSE2__)
+  const __m128i kk = _mm_setr_epi16(static_cast<short>(k[0]), static_cast<short>(k[1]), static_cast<short>(k[2]),
+                                    static_cast<short>(k[3]), static_cast<short>(k[0]), static_cast<short>(k[1]),
+                                    static_cast<short>(k[2]), static_cast<short>(k[3]));
+  const __m128i zero = _mm_setzero_si128();
+  for (; i + 4 <= n; i += 4) {
+    const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    const __m128i lo = div255_epu16(_mm_mullo_epi16(_mm_unpacklo_epi8(s, zero), kk));
+    const __m128i hi = div255_epu16(_mm_mullo_epi16(_mm_unpackhi_epi8(s, zero), kk));
+    __m128i* d = reinterpret_cast<__m128i*>(dst + i);
+    _mm_storeu_si128(d, _mm_adds_epu8(_mm_loadu_si128(d), _mm_packus_epi16(lo, hi)));
+  }
+#endif
+  for (; i < n; ++i) dst[i] = add_pixel(dst[i], src[i], k);
+}
+
+void over_row(std::uint32_t* dst, const std::uint32_t* src, int n, const std::uint32_t k[4]) noexcept {
+  int i = 0;
+#if defined(__SSE2__)
+  const __m128i kk = _mm_setr_epi16(static_cast<short>(k[0]), static_cast<short>(k[1]), static_cast<short>(k[2]),
+                                    static_cast<short>(k[3]), static_cast<short>(k[0]), static_cast<short>(k[1]),
+                                    static_cast<short>(k[2]), static_cast<short>(k[3]));
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i v255 = _mm_set1_epi16(255);
+  for (; i + 4 <= n; i += 4) {
+    const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    __m128i* d = reinterpret_cast<__m128i*>(dst + i);
+    const __m128i dv = _mm_loadu_si128(d);
+    __m128i out[2];
+    for (int half = 0; half < 2; ++half) {
+      const __m128i s16 = half == 0 ? _mm_unpacklo_epi8(s, zero) : _mm_unpackhi_epi8(s, zero);
+      const __m128i d16 = half == 0 ? _mm_unpacklo_epi8(dv, zero) : _mm_unpackhi_epi8(dv, zero);
+      const __m128i p = div255_epu16(_mm_mullo_epi16(s16, kk));
+      const __m128i a = _mm_shufflehi_epi16(_mm_shufflelo_epi16(p, 0xff), 0xff);  // alpha of each pixel, x4
+      const __m128i rest = div255_epu16(_mm_mullo_epi16(d16, _mm_sub_epi16(v255, a)));
+      out[half] = _mm_add_epi16(p, rest);
+    }
+    _mm_storeu_si128(d, _mm_packus_epi16(out[0], out[1]));
+  }
+#endif
+  for (; i < n; ++i) dst[i] = over_pixel(dst[i], src[i], k);
+}
+
+// GL_LINEAR with GL_CLAMP_TO_EDGE on a top-row-first image, as the atlas texture samples.
+void sample_bilinear(const Image& img, float u, float v, float out[4]) noexcept {
+  const float x = u * static_cast<float>(img.width) - 0.5f;
+  const float y = v * static_cast<float>(img.height) - 0.5f;
+  const float fx0 = std::floor(x), fy0 = std::floor(y);
+  const float fx = x - fx0, fy = y - fy0;
+  const int x0 = static_cast<int>(fx0), y0 = static_cast<int>(fy0);
+  const auto texel = [&](int tx, int ty, int c) {
+    tx = std::clamp(tx, 0, img.width - 1);
+    ty = std::clamp(ty, 0, img.height - 1);
+    const std::size_t i = (static_cast<std::size_t>(ty) * static_cast<std::size_t>(img.width) + static_cast<std::size_t>(tx)) * 4;
+    return static_cast<float>(img.rgba[i + static_cast<std::size_t>(c)]) * (1.0f / 255.0f);
+  };
+  for (int c = 0; c < 4; ++c) {
+    const float top = texel(x0, y0, c) * (1 - fx) + texel(x0 + 1, y0, c) * fx;
+    const float bottom = texel(x0, y0 + 1, c) * (1 - fx) + texel(x0 + 1, y0 + 1, c) * fx;
+    out[c] = top * (1 - fy) + bottom * fy;
+  }
+}
+
+std::uint32_t to_byte(float v) noexcept { return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); }
+
+std::uint64_t hash_key(std::uint64_t key) noexcept { return key * 0x9E3779B97F4A7C15ull; }
+
+}  // namespace
+
+void SplatImage::resize(int w, int h) {
+  width = std::max(w, 0);
+  height = std::max(h, 0);
+  pixels.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), 0u);
+  x0 = y0 = x1 = y1 = 0;
+}
+
+void SplatImage::clear() noexcept {
+  if (!empty()) {
+    const auto span = static_cast<std::size_t>(x1 - x0) * sizeof(std::uint32_t);
+    for (int y = y0; y < y1; ++y) {
+      std::memset(pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x0), 0, span);
+    }
+  }
+  x0 = y0 = x1 = y1 = 0;
+}
+
+void SpriteSplatter::set_atlas(const Image* atlas, int columns, int rows) {
+  atlas_ = atlas;
+  columns_ = std::max(columns, 1);
+  rows_ = std::max(rows, 1);
+  forget_stamps();
+}
+
+void SpriteSplatter::forget_stamps() noexcept {
+  keys_.clear();  // capacity kept; find_or_build() sizes the table again
+  slots_.clear();
+  stamps_.clear();
+  arena_.clear();
+}
+
+SpriteSplatter::Stamp SpriteSplatter::build(int qw, int qh, int qrot, int phx, int phy, int cell) {
+  Stamp stamp;
+  if (atlas_ == nullptr || atlas_->empty()) return stamp;
+  // Below a pixel the sprite keeps its energy: rasterised a pixel wide, alpha scaled by the
+  // lost width, so a spark of 0.5 px is a dim pixel instead of vanishing at some positions.
+  float coverage = 1.0f;
+  const float w = std::max(static_cast<float>(qw) * 0.5f, 1.0f);
+  const float h = std::max(static_cast<float>(qh) * 0.5f, 1.0f);
+  coverage *= std::min(static_cast<float>(qw) * 0.5f, 1.0f) * std::min(static_cast<float>(qh) * 0.5f, 1.0f);
+  const float angle = static_cast<float>(qrot) * (kTwoPi / splat_rotation_steps);
+  const float c = std::cos(angle), s = std::sin(angle);
+  const float centre_x = 0.5f * static_cast<float>(phx), centre_y = 0.5f * static_cast<float>(phy);
+  const float ex = 0.5f * (std::fabs(w * c) + std::fabs(h * s)) + 1.0f;
+  const float ey = 0.5f * (std::fabs(w * s) + std::fabs(h * c)) + 1.0f;
+  const int bx0 = static_cast<int>(std::floor(centre_x - ex)), bx1 = static_cast<int>(std::ceil(centre_x + ex));
+  const int by0 = static_cast<int>(std::floor(centre_y - ey)), by1 = static_cast<int>(std::ceil(centre_y + ey));
+  const int bw = bx1 - bx0, bh = by1 - by0;
+  scratch_.assign(static_cast<std::size_t>(bw) * static_cast<std::size_t>(bh), 0u);
+
+  // The cell's uv box exactly as sprite.vert computes it (wrapped cell, half-texel inset).
+  const int cells = columns_ * rows_;
+  const int wrapped = cell % cells;
+  const float cu = 1.0f / static_cast<float>(columns_), cv = 1.0f / static_cast<float>(rows_);
+  const float lo_u = static_cast<float>(wrapped % columns_) * cu + 0.5f / static_cast<float>(atlas_->width);
+  const float lo_v = static_cast<float>(wrapped / columns_) * cv + 0.5f / static_cast<float>(atlas_->height);
+  const float hi_u = static_cast<float>(wrapped % columns_) * cu + cu - 0.5f / static_cast<float>(atlas_->width);
+  const float hi_v = static_cast<float>(wrapped / columns_) * cv + cv - 0.5f / static_cast<float>(atlas_->height);
+
+  int tx0 = bw, ty0 = bh, tx1 = 0, ty1 = 0;  // tight box of visible pixels
+  for (int j = 0; j < bh; ++j) {
+    for (int i = 0; i < bw; ++i) {
+      const float dx = static_cast<float>(bx0 + i) + 0.5f - centre_x;
+      const float dy = static_cast<float>(by0 + j) + 0.5f - centre_y;
+      const float lx = (c * dx + s * dy) / w;   // rotate back by -angle, into [-0.5, 0.5)
+      const float ly = (-s * dx + c * dy) / h;
+      if (lx < -0.5f || lx >= 0.5f || ly < -0.5f || ly >= 0.5f) continue;
+      const float tu = lx + 0.5f, tv = 0.5f - ly;  // image top is the sprite's +y
+      float texel[4];
+      sample_bilinear(*atlas_, lo_u + (hi_u - lo_u) * tu, lo_v + (hi_v - lo_v) * tv, texel);
+      const float a = texel[3] * coverage;
+      const std::uint32_t px = to_byte(texel[0] * a) | (to_byte(texel[1] * a) << 8) | (to_byte(texel[2] * a) << 16) |
+                               (to_byte(a) << 24);
+      if (px == 0) continue;
+      scratch_[static_cast<std::size_t>(j) * static_cast<std::size_t>(bw) + static_cast<std::size_t>(i)] = px;
+      tx0 = std::min(tx0, i);
+      ty0 = std::min(ty0, j);
+      tx1 = std::max(tx1, i + 1);
+      ty1 = std::max(ty1, j + 1);
+    }
+  }
+  if (tx1 <= tx0 || ty1 <= ty0) return stamp;  // nothing visible (a transparent cell)
+  stamp.offset = static_cast<std::uint32_t>(arena_.size());
+  stamp.ox = static_cast<std::int16_t>(bx0 + tx0);
+  stamp.oy = static_cast<std::int16_t>(by0 + ty0);
+  // Rows padded with transparent pixels to a multiple of 4: the blend loops then run whole
+  // SIMD steps (a transparent pixel changes nothing in either blend).
+  const int padded = (tx1 - tx0 + 3) & ~3;
+  stamp.w = static_cast<std::uint16_t>(padded);
+  stamp.h = static_cast<std::uint16_t>(ty1 - ty0);
+  for (int j = ty0; j < ty1; ++j) {
+    const std::uint32_t* row = scratch_.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(bw);
+    const int copy_end = std::min(tx0 + padded, bw);
+    arena_.insert(arena_.end(), row + tx0, row + copy_end);
+    arena_.insert(arena_.end(), static_cast<std::size_t>(tx0 + padded - copy_end), 0u);
+  }
+  return stamp;
+}
+
+std::uint32_t SpriteSplatter::find_or_build(std::uint64_t key, int qw, int qh, int qrot, int phx, int phy, int cell) {
+  if (keys_.empty()) {
+    keys_.assign(std::size_t{1} << 12, 0);
+    slots_.assign(keys_.size(), 0);
+  }
+  std::size_t mask = keys_.size() - 1;
+  std::size_t at = static_cast<std::size_t>(hash_key(key) >> 40) & mask;
+  while (keys_[at] != 0) {
+    if (keys_[at] == key) return slots_[at];
+    at = (at + 1) & mask;
+  }
+  if (arena_.size() > kMaxArenaPixels) {  // a pathological stream of keys: start again
+    forget_stamps();
+    return find_or_build(key, qw, qh, qrot, phx, phy, cell);
+  }
+  if ((stamps_.size() + 1) * 2 > keys_.size()) {  // keep the table at most half full
+    std::vector<std::uint64_t> old_keys(keys_.size() * 2, 0);
+    std::vector<std::uint32_t> old_slots(old_keys.size(), 0);
+    old_keys.swap(keys_);
+    old_slots.swap(slots_);
+    mask = keys_.size() - 1;
+    for (std::size_t i = 0; i < old_keys.size(); ++i) {
+      if (old_keys[i] == 0) continue;
+      std::size_t to = static_cast<std::size_t>(hash_key(old_keys[i]) >> 40) & mask;
+      while (keys_[to] != 0) to = (to + 1) & mask;
+      keys_[to] = old_keys[i];
+      slots_[to] = old_slots[i];
+    }
+    at = static_cast<std::size_t>(hash_key(key) >> 40) & mask;
+    while (keys_[at] != 0) at = (at + 1) & mask;
+  }
+  const auto index = static_cast<std::uint32_t>(stamps_.size());
+  stamps_.push_back(build(qw, qh, qrot, phx, phy, cell));
+  keys_[at] = key;
+  slots_[at] = index;
+  return index;
+}
+
+void SpriteSplatter::add(SplatJob& job, const PixelSprite& sprite, int width, int height) {
+  // Off the image (or not a number): nothing to draw. 1e6 keeps the int conversions safe.
+  if (!(std::fabs(sprite.cx) < 1e6f && std::fabs(sprite.cy) < 1e6f && sprite.w > 0 && sprite.h > 0)) return;
+  const int qw = std::clamp(static_cast<int>(std::lround(sprite.w * 2.0f)), 1, kMaxHalfPixels);
+  const int qh = std::clamp(static_cast<int>(std::lround(sprite.h * 2.0f)), 1, kMaxHalfPixels);
+  int qrot = static_cast<int>(std::lround(sprite.rotation * (splat_rotation_steps / kTwoPi))) % splat_rotation_steps;
+  if (qrot < 0) qrot += splat_rotation_steps;
+  const long x2 = std::lround(sprite.cx * 2.0f), y2 = std::lround(sprite.cy * 2.0f);  // half pixels
+  const long base_x = x2 >= 0 ? x2 / 2 : -((-x2 + 1) / 2);                           // floor(x2 / 2)
+  const long base_y = y2 >= 0 ? y2 / 2 : -((-y2 + 1) / 2);
+  const int phx = static_cast<int>(x2 - 2 * base_x), phy = static_cast<int>(y2 - 2 * base_y);
+  // Cheap reject before touching the cache: the stamp lies within its rotated extent.
+  const long reach = (std::max(qw, qh) + 3) / 2 + 2;
+  if (base_x + reach < 0 || base_y + reach < 0 || base_x - reach >= width || base_y - reach >= height) return;
+
+  const std::uint64_t key = kOccupied | (std::uint64_t{sprite.cell} << 24) | (std::uint64_t(qw) << 16) |
+                            (std::uint64_t(qh) << 8) | (std::uint64_t(qrot) << 2) | (std::uint64_t(phx) << 1) |
+                            std::uint64_t(phy);
+  const std::uint32_t index = find_or_build(key, qw, qh, qrot, phx, phy, sprite.cell);
+  const Stamp& stamp = stamps_[index];
+  if (stamp.w == 0) return;
+  SplatJob::Entry e;
+  e.left = static_cast<std::int32_t>(base_x) + stamp.ox;
+  e.bottom = static_cast<std::int32_t>(base_y) + stamp.oy;
+  if (e.left >= width || e.bottom >= height || e.left + stamp.w <= 0 || e.bottom + stamp.h <= 0) return;
+  e.stamp = index;
+  // Colour as the blend sees it: premultiplied tint (rgb * a, a).
+  const std::uint32_t a = channel(sprite.color, 3);
+  e.tint = div255(channel(sprite.color, 0) * a) | (div255(channel(sprite.color, 1) * a) << 8) |
+           (div255(channel(sprite.color, 2) * a) << 16) | (a << 24);
+  job.entries.push_back(e);
+}
+
+void SpriteSplatter::stamp_rows(const SplatJob::Entry& e, SplatBlend blend, SplatImage& target, int row0,
+                                int row1) const noexcept {
+  const Stamp& stamp = stamps_[e.stamp];
+  const int sx0 = std::max(e.left, 0), sx1 = std::min(e.left + stamp.w, target.width);
+  const int sy0 = std::max({e.bottom, row0, 0}), sy1 = std::min({e.bottom + stamp.h, row1, target.height});
+  if (sx1 <= sx0 || sy1 <= sy0) return;
+  const std::uint32_t k[4] = {channel(e.tint, 0), channel(e.tint, 1), channel(e.tint, 2), channel(e.tint, 3)};
+  const int n = sx1 - sx0;
+  for (int y = sy0; y < sy1; ++y) {
+    std::uint32_t* dst = target.pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(target.width) +
+                         static_cast<std::size_t>(sx0);
+    const std::uint32_t* src = arena_.data() + stamp.offset + static_cast<std::size_t>(y - e.bottom) * stamp.w +
+                               static_cast<std::size_t>(sx0 - e.left);
+    if (blend == SplatBlend::add) {
+      add_row(dst, src, n, k);
+    } else {
+      over_row(dst, src, n, k);
+    }
+  }
+}
+
+void SpriteSplatter::run(SplatJob& job, SplatImage& target) const {
+  if (job.entries.empty() || target.width <= 0 || target.height <= 0) return;
+  // Bin entries into the bands their rows cross (counting sort, order kept), so each band's
+  // pixels stay in cache while its stamps land; a stamp across a border is drawn in both
+  // bands, each clipped to its rows.
+  const int bands = (target.height + splat_band_rows - 1) / splat_band_rows;
+  job.band_first.assign(static_cast<std::size_t>(bands) + 1, 0);
+  int bx0 = target.width, by0 = target.height, bx1 = 0, by1 = 0;
+  const auto band_range = [&](const SplatJob::Entry& e, int& first, int& last) {
+    const Stamp& st = stamps_[e.stamp];
+    first = std::max(e.bottom, 0) / splat_band_rows;
+    last = (std::min(e.bottom + st.h, target.height) - 1) / splat_band_rows;
+  };
+  for (const SplatJob::Entry& e : job.entries) {
+    int first = 0, last = 0;
+    band_range(e, first, last);
+    for (int b = first; b <= last; ++b) ++job.band_first[static_cast<std::size_t>(b) + 1];
+    const Stamp& st = stamps_[e.stamp];
+    bx0 = std::min(bx0, std::max(e.left, 0));
+    by0 = std::min(by0, std::max(e.bottom, 0));
+    bx1 = std::max(bx1, std::min(e.left + st.w, target.width));
+    by1 = std::max(by1, std::min(e.bottom + st.h, target.height));
+  }
+  for (int b = 0; b < bands; ++b) job.band_first[static_cast<std::size_t>(b) + 1] += job.band_first[static_cast<std::size_t>(b)];
+  job.binned.resize(job.band_first.back());
+  job.band_next.assign(job.band_first.begin(), job.band_first.end() - 1);
+  for (std::uint32_t i = 0; i < job.entries.size(); ++i) {
+    int first = 0, last = 0;
+    band_range(job.entries[i], first, last);
+    for (int b = first; b <= last; ++b) job.binned[job.band_next[static_cast<std::size_t>(b)]++] = job.entries[i];
+  }
+  const auto stamp_bands = [&](int from, int to) {
+    for (int b = from; b < to; ++b) {
+      const int row0 = b * splat_band_rows, row1 = row0 + splat_band_rows;
+      const std::uint32_t end = job.band_first[static_cast<std::size_t>(b) + 1];
+      for (std::uint32_t at = job.band_first[static_cast<std::size_t>(b)]; at < end; ++at) {
+        stamp_rows(job.binned[at], job.blend, target, row0, row1);
+      }
+    }
+  };
+  // Bands own disjoint rows, so two threads can stamp at once: the lower bands here, the
+  // upper ones on a helper, split where half the entries are. llvmpipe's own threads are idle
+  // meanwhile (nothing has been submitted yet). Small jobs are not worth a thread.
+  int split = bands;
+  if (job.binned.size() >= kThreadedEntries && std::thread::hardware_concurrency() > 1) {
+    const std::uint32_t half = job.band_first.back() / 2;
+    split = 0;
+    while (split < bands && job.band_first[static_cast<std::size_t>(split) + 1] < half) ++split;
+  }
+  if (split < bands) {
+    std::thread helper(stamp_bands, split, bands);
+    stamp_bands(0, split);
+    helper.join();
+  } else {
+    stamp_bands(0, bands);
+  }
+  if (bx1 <= bx0 || by1 <= by0) return;
+  if (target.empty()) {
+    target.x0 = bx0, target.y0 = by0, target.x1 = bx1, target.y1 = by1;
+  } else {
+    target.x0 = std::min(target.x0, bx0), target.y0 = std::min(target.y0, by0);
+    target.x1 = std::max(target.x1, bx1), target.y1 = std::max(target.y1, by1);
+  }
+}
+
+void SpriteSplatter::splat(SplatImage& target, SplatBlend blend, const PixelSprite& sprite) {
+  one_.clear(blend);
+  add(one_, sprite, target.width, target.height);
+  run(one_, target);
+}
+
+}  // namespace engine::detail
