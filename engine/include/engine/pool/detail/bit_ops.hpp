@@ -8,12 +8,14 @@
 // otherwise keep them as out-of-line calls shared by every caller. Growth stays out of line.
 #if defined(__GNUC__) || defined(__clang__)
 #  define ENGINE_POOL_HOT inline __attribute__((always_inline))
+#  define ENGINE_POOL_ENTRY inline __attribute__((always_inline))  // the public emplace/release
 #  define ENGINE_POOL_COLD __attribute__((noinline, cold))
 #  define ENGINE_POOL_PREFETCH_WRITE(address) __builtin_prefetch((address), 1, 3)
 #  define ENGINE_POOL_PREFETCH_READ(address) __builtin_prefetch((address), 0, 3)
 #  define ENGINE_POOL_PREFETCH_READ_L2(address) __builtin_prefetch((address), 0, 2)  // needed soon, not next
 #else
 #  define ENGINE_POOL_HOT inline
+#  define ENGINE_POOL_ENTRY inline
 #  define ENGINE_POOL_COLD
 #  define ENGINE_POOL_PREFETCH_WRITE(address) static_cast<void>(address)
 #  define ENGINE_POOL_PREFETCH_READ(address) static_cast<void>(address)
