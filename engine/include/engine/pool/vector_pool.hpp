@@ -322,12 +322,11 @@ class VectorPool {
     return generation(handle.index) == handle.generation;             // stale or foreign
   }
 
-  template <bool FromFreeStack, class... Args>
-  PoolHandle construct_claimed(std::uint32_t index, const SlotRef& at, Args&&... args);
+  template <class... Args>
+  PoolHandle construct_claimed(std::uint32_t index, const SlotRef& at, bool from_free_stack, Args&&... args);
   template <class... Args>
   void construct_in_new_page(std::uint32_t index, void* where, std::vector<Page>* old_table, Args&&... args);
   ENGINE_POOL_COLD void unclaim(std::uint32_t index, void* where, bool from_free_stack) noexcept;
-  template <bool FromFreeStack>
   PoolHandle commit_emplace(std::uint32_t index, const SlotRef& at) noexcept;
   template <class... Args>
   ENGINE_POOL_COLD PoolHandle emplace_with_growth(Args&&... args);  // null handle: refused
@@ -659,8 +658,9 @@ void VectorPool<T>::destroy_originals(std::size_t first_page) noexcept {
 // before T's constructor runs, so a constructor that emplaces gets another slot; the object
 // is committed (generation odd, bit set) only once it exists.
 template <class T>
-template <bool FromFreeStack, class... Args>
-ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_claimed(std::uint32_t index, const SlotRef& at, Args&&... args) {
+template <class... Args>
+ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_claimed(std::uint32_t index, const SlotRef& at, bool from_free_stack,
+                                                            Args&&... args) {
   void* const where = at.slots[at.offset].bytes;
   detail::unpoison_bytes(where, sizeof(T));
   {
@@ -671,13 +671,13 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_claimed(std::uint32_t index,
       try {
         ::new (where) T(std::forward<Args>(args)...);
       } catch (...) {
-        unclaim(index, where, FromFreeStack);
+        unclaim(index, where, from_free_stack);
         throw;
       }
     }
   }
   // `at` is still right: nothing relocates while a constructor runs, and pages never move.
-  return commit_emplace<FromFreeStack>(index, at);
+  return commit_emplace(index, at);
 }
 
 // A constructor threw: the claimed slot is free again. Unless the constructor itself changed
@@ -694,9 +694,8 @@ void VectorPool<T>::unclaim(std::uint32_t index, void* where, bool from_free_sta
 }
 
 template <class T>
-template <bool FromFreeStack>
 ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, const SlotRef& at) noexcept {
-  if constexpr (!FromFreeStack) counters_.peak_used = std::max(counters_.peak_used, used_);
+  counters_.peak_used = std::max(counters_.peak_used, used_);  // a no-op unless the slot was bumped
   std::uint32_t& g = at.generations[at.offset];
   g += 1u;  // even (free) -> odd (live)
   at.occupied[at.offset / detail::bits_per_word] |= std::uint64_t{1} << (at.offset % detail::bits_per_word);
@@ -713,18 +712,22 @@ template <class T>
 template <class... Args>
 ENGINE_POOL_ENTRY std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... args) {
   PoolHandle handle;
-  if (free_count_ != 0) {  // LIFO: the most recently released slot is the warmest
-    const std::uint32_t index = stack_entry(free_count_ - 1);
-    if (capacity_ >= prefetch_threshold && free_count_ > prefetch_distance) {
-      prefetch_slot(stack_entry(free_count_ - 1 - prefetch_distance));
+  if (free_count_ != 0 || used_ < capacity_) {
+    // One construction path for both sources keeps emplace() small enough for GCC to inline
+    // where it pays, without forcing it into every caller (see ENGINE_POOL_ENTRY).
+    const bool from_free_stack = free_count_ != 0;
+    std::uint32_t index;
+    if (from_free_stack) {  // LIFO: the most recently released slot is the warmest
+      index = stack_entry(--free_count_);  // claimed: off the stack before T exists
+      if (capacity_ >= prefetch_threshold && free_count_ >= prefetch_distance) {
+        prefetch_slot(stack_entry(free_count_ - prefetch_distance));
+      }
+    } else {
+      index = used_++;  // claimed
     }
-    --free_count_;  // claimed: off the stack before T exists
-    handle = construct_claimed<true>(index, locate(index), std::forward<Args>(args)...);
-  } else if (used_ < capacity_) {
-    const std::uint32_t index = used_++;  // claimed
     const SlotRef at = locate(index);
-    at.generations[at.offset] = fresh_generation_;  // free (even) while T is being built
-    handle = construct_claimed<false>(index, at, std::forward<Args>(args)...);
+    if (!from_free_stack) at.generations[at.offset] = fresh_generation_;  // free (even) while T is built
+    handle = construct_claimed(index, at, from_free_stack, std::forward<Args>(args)...);
   } else {
     handle = emplace_with_growth(std::forward<Args>(args)...);
   }
@@ -807,7 +810,7 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
     ++used_;              // claimed, as in emplace()
     generation(index) = fresh_generation_;
     construct_in_new_page(index, where, new_table ? &table : nullptr, std::forward<Args>(args)...);
-    const PoolHandle handle = commit_emplace<false>(index, locate(index));
+    const PoolHandle handle = commit_emplace(index, locate(index));
     announce(GrowthEvent{old_capacity, capacity_, bytes, 0, false,
                          std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
     return handle;
@@ -868,7 +871,7 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   adopt(std::move(layout));
   ++used_;
   generation(index) = fresh_generation_;
-  const PoolHandle handle = commit_emplace<false>(index, locate(index));
+  const PoolHandle handle = commit_emplace(index, locate(index));
   announce(GrowthEvent{old_capacity, capacity_, bytes, moved, moved != 0,
                        std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
   return handle;
