@@ -12,6 +12,10 @@
 //   mode: only set_policy; contiguous: growth, reserve, shrink_to_fit, set_policy);
 // - growth events that match the capacity they report;
 // - zero allocation by release_later / flush_releases / erase_if (bytes_held unchanged).
+// op_reentrant runs a second pool of Nodes whose constructors emplace children into their own
+// pool and whose destructors release their child (and may emplace a replacement), driven by
+// the same bytes, and checks the reentrancy rule: no object is live in its own destructor,
+// every object dies exactly once, validate() holds after every call.
 #include <engine/pool/vector_pool.hpp>
 
 #include "../tests/pool/support/instance_tracker.hpp"
@@ -27,6 +31,49 @@
 #include <vector>
 
 namespace {
+
+// --- Reentrant objects -----------------------------------------------------------------------
+struct Node;
+using NodePool = engine::VectorPool<Node>;
+struct NodeWorld {
+  NodePool* pool = nullptr;
+  long live = 0;          // Node instances alive
+  long bad = 0;           // rule broken: live in own destructor, destroyed twice, ...
+  int respawn_budget = 0;  // destructors that may still emplace a replacement
+};
+NodeWorld world;
+
+struct Node {
+  static constexpr std::uint32_t kAlive = 0x600DF00Du;
+  Node(int spawn_depth, bool throws) {
+    if (spawn_depth > 0) {  // a constructor that emplaces into its own pool
+      if (const auto h = world.pool->emplace(spawn_depth - 1, false)) child = *h;
+    }
+    if (throws) throw std::runtime_error("node constructor");
+    ++world.live;
+  }
+  Node(Node&& other) noexcept : self(other.self), child(other.child), respawn(other.respawn) {
+    other.self = other.child = engine::PoolHandle{};
+    other.respawn = false;
+    ++world.live;
+  }
+  Node& operator=(Node&&) = delete;
+  ~Node() {
+    if (canary != kAlive) ++world.bad;
+    canary = 0;
+    --world.live;
+    if (!self.is_null() && world.pool->contains(self)) ++world.bad;  // must be dead already
+    if (world.pool->contains(child)) world.pool->release(child);
+    if (respawn && world.respawn_budget > 0) {
+      --world.respawn_budget;
+      world.pool->emplace(0, false);  // may be refused (relocating growth): either is fine
+    }
+  }
+  std::uint32_t canary = kAlive;
+  engine::PoolHandle self;
+  engine::PoolHandle child;
+  bool respawn = false;
+};
 
 using pool_test::Lifetimes;
 using Value = pool_test::ThrowingTracked;  // may throw on construction or copy: on request only
@@ -157,8 +204,73 @@ enum Op : std::uint8_t {
   op_reserve, op_shrink, op_set_policy, op_release_later, op_erase_if, op_throwing_emplace,
   op_release_in_for_each, op_range_for, op_for_each_order, op_fill, op_set_cap,
   op_release_later_twice, op_erase_if_emplacing, op_later_inside_for_each, op_shrink_policy_fill,
-  op_move_pool, op_count
+  op_move_pool, op_reentrant, op_count
 };
+
+// A few operations on a pool of Nodes; every call may re-enter the pool.
+void run_reentrant(Reader& in, const engine::GrowthPolicy& policy, int op_index) {
+  {
+    NodePool nodes(policy);
+    world = NodeWorld{};
+    world.pool = &nodes;
+    std::vector<engine::PoolHandle> handles;
+    const int steps = 1 + in.byte() % 24;
+    for (int step = 0; step < steps; ++step) {
+      const std::uint8_t code = in.byte();
+      switch (code % 7) {
+        case 0:
+        case 1: {  // emplace, maybe spawning children from the constructor, maybe throwing
+          const int depth = (code >> 3) % 4;
+          const bool throws = (code & 0x80) != 0 && (code & 0x40) != 0;
+          try {
+            if (const auto h = nodes.emplace(depth, throws)) {
+              Node* n = nodes.get(*h);
+              FUZZ_CHECK(n != nullptr, "a fresh node is not live");
+              n->self = *h;
+              n->respawn = (code & 0x40) != 0;
+              if (!handles.empty() && (code & 0x20) != 0 && n->child.is_null()) n->child = handles[in.byte() % handles.size()];
+              handles.push_back(*h);
+            }
+          } catch (const std::runtime_error&) {
+          }
+          break;
+        }
+        case 2:
+          if (!handles.empty()) nodes.release(handles[in.byte() % handles.size()]);
+          break;
+        case 3:
+          for (const auto h : handles) {
+            if (nodes.contains(h) && (in.byte() & 1)) nodes.release_later(h);
+          }
+          nodes.flush_releases();
+          break;
+        case 4: {
+          const std::uint8_t mask = in.byte();
+          nodes.erase_if([&](engine::PoolHandle h, Node&) { return ((h.index ^ mask) & 3) == 0; });
+          break;
+        }
+        case 5:
+          world.respawn_budget = in.byte() % 8;
+          nodes.clear();
+          FUZZ_CHECK(nodes.empty(), "clear() left objects behind");
+          break;
+        default:
+          world.respawn_budget = in.byte() % 4;
+          break;
+      }
+      FUZZ_CHECK(nodes.validate(), "node pool invariants broken");
+      FUZZ_CHECK(world.live == static_cast<long>(nodes.size()), "node count differs from size()");
+      FUZZ_CHECK(world.bad == 0, "a node was live in its own destructor or destroyed twice");
+      std::size_t visited = 0;
+      for (const Node& n : nodes) visited += n.canary == Node::kAlive ? 1u : 0u;
+      FUZZ_CHECK(visited == nodes.size(), "iteration saw a different count of nodes");
+    }
+    world.respawn_budget = in.byte() % 4;
+  }
+  FUZZ_CHECK(world.live == 0, "the node pool's destructor leaked or destroyed twice");
+  FUZZ_CHECK(world.bad == 0, "a node was live in its own destructor");
+  world.pool = nullptr;
+}
 
 void run(Reader& in) {
   static const bool trace = std::getenv("POOLSHOT_FUZZ_TRACE") != nullptr;  // replay a crash step by step
@@ -486,6 +598,9 @@ void run(Reader& in) {
           FUZZ_CHECK(moved.size() == 0 && moved.validate(), "a moved-from pool is not empty");
           break;
         }
+        case op_reentrant:
+          run_reentrant(in, read_policy(in), op_index);
+          break;
         case op_count:
           break;
       }

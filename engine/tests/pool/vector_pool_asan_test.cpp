@@ -92,5 +92,37 @@ TEST(AsanPoisoningContiguous, KeptPointerAcrossRelocationIsReported) {
   EXPECT_DEATH(static_cast<void>(read(kept)), "heap-use-after-free");
 }
 
+// Issue 14, bug 7: objects smaller than ASan's 8-byte granule, or not a multiple of it. Slots
+// are padded to whole granules under ASan, so a released slot is poisoned even beside a live one.
+struct Odd12 {
+  std::uint32_t a, b, c;
+};
+
+template <class T>
+void expect_released_neighbour_reported(StorageMode mode) {
+  VectorPool<T> pool(one_page_policy(mode));
+  const PoolHandle released = *pool.emplace(T{});
+  const PoolHandle live = *pool.emplace(T{});
+  const PoolHandle after = *pool.emplace(T{});
+  ASSERT_EQ(live.index, released.index + 1);
+  const volatile unsigned char* kept = reinterpret_cast<const unsigned char*>(pool.get(released));
+  pool.release(released);
+  pool.release(after);
+  EXPECT_EQ(*reinterpret_cast<const volatile unsigned char*>(pool.get(live)), 0u);  // the live one reads fine
+  SKIP_WITHOUT_ASAN();
+  EXPECT_DEATH(static_cast<void>(kept[0]), "use-after-poison");
+  EXPECT_DEATH(static_cast<void>(kept[sizeof(T) - 1]), "use-after-poison");
+}
+
+TEST_P(AsanPoisoning, ReleasedFourByteSlotBesideALiveOneIsReported) {
+  expect_released_neighbour_reported<std::uint32_t>(GetParam());
+}
+TEST_P(AsanPoisoning, ReleasedOneByteSlotBesideALiveOneIsReported) {
+  expect_released_neighbour_reported<std::uint8_t>(GetParam());
+}
+TEST_P(AsanPoisoning, ReleasedTwelveByteSlotBesideALiveOneIsReported) {
+  expect_released_neighbour_reported<Odd12>(GetParam());
+}
+
 }  // namespace
 }  // namespace pool_test

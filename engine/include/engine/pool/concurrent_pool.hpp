@@ -11,6 +11,11 @@
 //   orphans the magazines instead (see detail/concurrent_thread_cache.hpp). The price: at
 //   max_capacity, emplace() can fail while other threads' magazines still hold free slots
 //   (at most 320 per thread); flush_thread_cache() on those threads hands them back.
+// - Handles: generations as in VectorPool, seeded per pool (detail/concurrent_generation.hpp):
+//   a stale handle matches again only after 2^31 reuses of its slot, and a handle of another
+//   pool passes only if the two seeds collide near that slot (about reuses / 2^31).
+// - Under AddressSanitizer each object's storage is padded to whole 8-byte shadow granules,
+//   so two threads poisoning neighbouring slots never share (and race on) a shadow byte.
 // - Slot metadata (generation word, free-list links) sits apart from the objects, which lie
 //   back to back on cache-line-aligned pages: a 64-byte T is exactly one cache line.
 // - Growth (rare) takes a mutex, then publishes the new page with release stores; readers
@@ -22,6 +27,13 @@
 // flush_thread_cache may run concurrently from any threads. for_each and clear need the pool
 // to themselves. Using an object while another thread releases it is the caller's race,
 // exactly as with delete.
+//
+// Reentrancy: a slot is claimed before T is constructed (and handed back if the constructor
+// throws), and an object is dead (its handle stale) before its destructor runs, in release(),
+// clear() and ~ConcurrentPool. So T's constructor and destructor may emplace and release in
+// their own pool; clear() and the destructor keep passing over the pages until none is live,
+// so objects that destructors emplace die too. Any T works, including one that can be neither
+// moved nor copied: objects never move.
 #include <engine/pool/assert.hpp>
 #include <engine/pool/detail/concurrent_free_stack.hpp>
 #include <engine/pool/detail/concurrent_generation.hpp>
@@ -98,6 +110,7 @@ class ConcurrentPool {
   ConcurrentPoolStats stats() const noexcept;
 
  private:
+  friend struct detail::PoolTestAccess;  // tests only: set a slot's generation near the wrap
   // A page is one allocation: every slot's metadata first, then the objects back to back at
   // sizeof(T) stride, the object array aligned to a cache line. Keeping the metadata out of
   // the objects' way means a 64-byte T occupies exactly one cache line, and a chain of 32
@@ -112,6 +125,8 @@ class ConcurrentPool {
     unsigned char* storage;    // sizeof(T) bytes for the object
   };
   static constexpr std::size_t kPageAlign = alignof(T) > 64 ? alignof(T) : 64;
+  // Object stride: sizeof(T), padded to whole shadow granules under ASan (memory_poison.hpp).
+  static constexpr std::size_t kStride = detail::granule_padded(sizeof(T));
 
   struct LinkOf {  // how detail::ChainStack reaches a slot's links
     const ConcurrentPool* pool;
@@ -127,7 +142,7 @@ class ConcurrentPool {
   }
 
   Slot slot_in(Meta* page, std::uint32_t offset) const noexcept {
-    return Slot{page + offset, reinterpret_cast<unsigned char*>(page) + objects_offset_ + offset * sizeof(T)};
+    return Slot{page + offset, reinterpret_cast<unsigned char*>(page) + objects_offset_ + offset * kStride};
   }
   Meta* page_of(std::uint32_t index) const noexcept {
     return pages_[index >> page_shift_].load(std::memory_order_acquire);
@@ -187,7 +202,7 @@ class ConcurrentPool {
   std::size_t page_table_size_ = 0;
   std::size_t objects_offset_ = 0;  // where a page's object array starts
   std::size_t page_bytes_ = 0;
-  std::uint32_t tag_ = 0;
+  std::uint32_t seed_ = 0;  // every slot's first (free) generation; see concurrent_generation.hpp
   std::unique_ptr<std::atomic<Meta*>[]> pages_;  // sized for max_capacity up front: never moves
   detail::MagazineRegistry registry_;
 
@@ -225,8 +240,8 @@ ConcurrentPool<T>::ConcurrentPool(ConcurrentPoolConfig config)
   max_capacity_ = config.max_capacity;
   page_table_size_ = (max_capacity_ + page_slots_ - 1) / page_slots_;
   objects_offset_ = (sizeof(Meta) * page_slots_ + kPageAlign - 1) / kPageAlign * kPageAlign;
-  page_bytes_ = objects_offset_ + sizeof(T) * page_slots_;
-  tag_ = detail::next_pool_tag();
+  page_bytes_ = objects_offset_ + kStride * page_slots_;
+  seed_ = detail::next_generation_seed();
   pages_ = std::make_unique<std::atomic<Meta*>[]>(page_table_size_);
   for (std::size_t p = 0; p < page_table_size_; ++p) pages_[p].store(nullptr, std::memory_order_relaxed);
   if (!reserve(config.initial_capacity)) {
@@ -241,15 +256,31 @@ ConcurrentPool<T>::~ConcurrentPool() {
   destroy_all_pages();
 }
 
+// Every object dies first, each marked dead before its destructor runs (so a destructor that
+// releases another object, or itself, is refused or releases it once); passes repeat until
+// one finds nothing live, so objects destructors emplace die too. Then the pages go.
 template <class T>
 void ConcurrentPool<T>::destroy_all_pages() noexcept {
+  for (bool destroyed = true; destroyed;) {
+    destroyed = false;
+    const std::size_t published = published_pages_.load(std::memory_order_acquire);
+    for (std::size_t p = 0; p < published; ++p) {
+      Meta* page = pages_[p].load(std::memory_order_acquire);
+      for (std::uint32_t i = 0; i < page_slots_; ++i) {
+        std::uint32_t g = page[i].generation.load(std::memory_order_acquire);
+        if (!detail::is_live_generation(g)) continue;
+        if (!page[i].generation.compare_exchange_strong(g, detail::free_generation_after(g),
+                                                        std::memory_order_acq_rel)) {
+          continue;
+        }
+        object_in(slot_in(page, i).storage)->~T();
+        destroyed = true;
+      }
+    }
+  }
   const std::size_t pages = published_pages_.load(std::memory_order_acquire);
   for (std::size_t p = 0; p < pages; ++p) {
     Meta* page = pages_[p].load(std::memory_order_acquire);
-    for (std::uint32_t i = 0; i < page_slots_; ++i) {
-      if (!detail::is_live_generation(page[i].generation.load(std::memory_order_acquire))) continue;
-      object_in(slot_in(page, i).storage)->~T();
-    }
     detail::unpoison_bytes(page, page_bytes_);
     ::operator delete(page, std::align_val_t{kPageAlign});
     pages_[p].store(nullptr, std::memory_order_relaxed);
@@ -312,7 +343,7 @@ inline std::optional<PoolHandle> ConcurrentPool<T>::emplace(Args&&... args) {
     return std::nullopt;
   }
   const Slot s = slot_at(index);
-  detail::unpoison_bytes(s.storage, sizeof(T));
+  detail::unpoison_bytes(s.storage, sizeof(T));  // whole granules under ASan: no neighbour shares them
   if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
     ::new (static_cast<void*>(s.storage)) T(std::forward<Args>(args)...);
   } else {
@@ -350,21 +381,21 @@ template <class T>
 inline bool ConcurrentPool<T>::release_checked(PoolHandle h, bool misuse_is_bug) noexcept {
   if (h.is_null()) return refuse_release();
   const Slot s = find_slot(h.index);
-  if (s.meta == nullptr || !detail::is_live_generation(h.generation) ||
-      detail::generation_tag(h.generation) != tag_) {
+  if (s.meta == nullptr || !detail::is_live_generation(h.generation)) {
     if (misuse_is_bug) {
-      ENGINE_POOL_ASSERT(false, "ConcurrentPool::release: foreign handle (not issued by this pool)");
+      ENGINE_POOL_ASSERT(false, "ConcurrentPool::release: foreign handle (no such slot in this pool)");
     }
     return refuse_release();
   }
-  // The one point where two releasers of the same handle are told apart.
+  // The one point where two releasers of the same handle are told apart. A foreign handle
+  // fails here too: its generation does not match (see concurrent_generation.hpp).
   std::uint32_t expected = h.generation;
   if (!s.meta->generation.compare_exchange_strong(expected, detail::free_generation_after(h.generation),
                                              std::memory_order_acq_rel, std::memory_order_relaxed)) {
     if (misuse_is_bug) {
       ENGINE_POOL_ASSERT(false,
-                         "ConcurrentPool::release: stale handle (double release, or the object "
-                         "was already released by another thread)");
+                         "ConcurrentPool::release: stale handle (double release, the object was "
+                         "already released by another thread, or a foreign handle)");
     }
     return refuse_release();
   }
@@ -519,10 +550,10 @@ bool ConcurrentPool<T>::add_page_locked() noexcept {
   const std::size_t first = p * page_slots_;
   const std::size_t usable = std::min(page_slots_, max_capacity_ - first);
   for (std::size_t i = 0; i < page_slots_; ++i) {
-    ::new (static_cast<void*>(static_cast<Meta*>(memory) + i)) Meta(detail::first_free_generation(tag_));
+    ::new (static_cast<void*>(static_cast<Meta*>(memory) + i)) Meta(seed_);
   }
   Meta* const page = std::launder(static_cast<Meta*>(memory));
-  detail::poison_bytes(slot_in(page, 0).storage, sizeof(T) * page_slots_);  // every object is free
+  detail::poison_bytes(slot_in(page, 0).storage, kStride * page_slots_);  // every object is free
   // Link the usable slots into chains of one magazine batch each, chain heads through
   // next_chain, all before anyone can see them.
   const auto base = static_cast<std::uint32_t>(first);
@@ -572,24 +603,28 @@ void ConcurrentPool<T>::clear() noexcept {
   std::uint32_t batch[detail::kMagazineBatch];
   std::uint32_t n = 0;
   std::uint64_t cleared = 0;
-  const std::size_t pages = published_pages_.load(std::memory_order_acquire);
-  for (std::size_t p = 0; p < pages; ++p) {
-    Meta* page = pages_[p].load(std::memory_order_acquire);
-    for (std::uint32_t i = 0; i < page_slots_; ++i) {
-      std::uint32_t g = page[i].generation.load(std::memory_order_acquire);
-      if (!detail::is_live_generation(g)) continue;
-      if (!page[i].generation.compare_exchange_strong(g, detail::free_generation_after(g),
-                                                      std::memory_order_acq_rel)) {
-        continue;  // released meanwhile by someone ignoring the contract; theirs now
-      }
-      unsigned char* storage = slot_in(page, i).storage;
-      object_in(storage)->~T();
-      detail::mark_slot_released(storage, sizeof(T));
-      batch[n++] = static_cast<std::uint32_t>(p * page_slots_ + i);
-      ++cleared;
-      if (n == detail::kMagazineBatch) {
-        push_chain(batch, n);
-        n = 0;
+  for (bool again = true; again;) {  // until a pass finds nothing live: destructors may emplace
+    again = false;
+    const std::size_t pages = published_pages_.load(std::memory_order_acquire);
+    for (std::size_t p = 0; p < pages; ++p) {
+      Meta* page = pages_[p].load(std::memory_order_acquire);
+      for (std::uint32_t i = 0; i < page_slots_; ++i) {
+        std::uint32_t g = page[i].generation.load(std::memory_order_acquire);
+        if (!detail::is_live_generation(g)) continue;
+        if (!page[i].generation.compare_exchange_strong(g, detail::free_generation_after(g),
+                                                        std::memory_order_acq_rel)) {
+          continue;  // released meanwhile (by a destructor, or someone ignoring the contract)
+        }
+        unsigned char* storage = slot_in(page, i).storage;
+        object_in(storage)->~T();  // dead already: a destructor that releases it is refused
+        detail::mark_slot_released(storage, sizeof(T));
+        batch[n++] = static_cast<std::uint32_t>(p * page_slots_ + i);
+        ++cleared;
+        again = true;
+        if (n == detail::kMagazineBatch) {
+          push_chain(batch, n);
+          n = 0;
+        }
       }
     }
   }

@@ -115,10 +115,31 @@ class VectorPool {
   std::size_t erase_if(Pred pred);                    // pred(T&) or pred(PoolHandle, T&); releases after the whole pass; returns count; never allocates
   void clear() noexcept;                              // destroys every live object once; all handles go stale; keeps capacity
 
-  // T's destructor may call back into the pool while flush_releases() or erase_if() runs it:
-  // release(), release_later() (a flush releases those too) and emplace() work; clear(),
-  // erase_if(), shrink_to_fit(), reserve(), set_policy() and relocating growth are refused.
-  // An erase_if() victim whose destructor releases another victim gets false (double release).
+  // Reentrancy: what T's constructor and destructor may do with their own pool, wherever the
+  // pool runs them (emplace, release, flush_releases, erase_if, clear, ~VectorPool):
+  // - A slot is claimed before T is constructed and rolled back if the constructor throws, so
+  //   a constructor that emplaces gets another slot. The object is live once emplace() returns.
+  // - An object is dead before its destructor runs: its handle is stale (contains() false,
+  //   release() of it false), and its slot is reused only after the destructor returned.
+  // - clear() and ~VectorPool re-read the occupancy after each destructor: an object released
+  //   by another's destructor dies once, and objects emplaced by destructors die too (so a
+  //   destructor that always emplaces a replacement makes clear() run forever).
+  // - Inside T's constructor or destructor: get(), contains(), emplace(), release(),
+  //   release_later() and flush_releases() work; emplace() that needs relocating growth
+  //   returns nullopt (the object being built or destroyed would move); clear(), erase_if(),
+  //   shrink_to_fit(), reserve() that relocates and set_policy() are refused (debug assert).
+  // - An erase_if() victim whose destructor releases another victim gets false (double release).
+  // - Relocation (contiguous growth, reserve, shrink_to_fit, set_policy) runs the destructors of
+  //   moved-from objects: those must not call into the pool (T's move should leave the source
+  //   owning nothing, as a moved-from PoolPtr does).
+  // validate() holds between calls, not inside a callback (a claimed or dying slot is neither
+  // free nor live).
+  //
+  // T that can be neither moved nor copied (std::atomic, a mutex holder) works wherever no
+  // object has to move: stable storage, and a contiguous pool that never grows while objects
+  // live. What would move a live object is refused (debug assert): emplace() that needs
+  // contiguous growth (nullopt), reserve() (false), contiguous shrink_to_fit() (no-op),
+  // set_policy() that changes the layout (false).
 
   // --- Access ----------------------------------------------------------------------------
   T* get(PoolHandle handle) noexcept;                 // nullptr unless live (counts stats.stale_gets)
@@ -161,6 +182,7 @@ class VectorPool {
   bool validate() const;                              // walks every invariant (O(capacity)); true if all hold
 
  private:
+  friend struct detail::PoolTestAccess;  // tests only: set a slot's generation near the wrap
   struct Layout {  // a storage arrangement being built before it replaces the current one
     std::vector<Page> pages;      // replace pages_[first_page...]; first_page > 0 only with the same page size
     std::size_t first_page = 0;
@@ -185,15 +207,15 @@ class VectorPool {
    private:
     const VectorPool& pool_;
   };
-  // Marks flush_releases()/erase_if() running T's destructors over a list the pool is
-  // walking: a destructor may release(), release_later() and emplace() (no relocation),
-  // but not clear, erase_if, shrink, reserve or switch policy under the walk.
-  class ReleaseScope {
+  // Marks the pool running T's constructor or destructor (see "Reentrancy" above): the
+  // callback may release(), release_later() and emplace() (no relocation), but not clear,
+  // erase_if, shrink, reserve or switch policy under the object being built or destroyed.
+  class CallbackScope {
    public:
-    explicit ReleaseScope(VectorPool& pool) noexcept : pool_(pool) { ++pool_.releasing_; }
-    ~ReleaseScope() { --pool_.releasing_; }
-    ReleaseScope(const ReleaseScope&) = delete;
-    ReleaseScope& operator=(const ReleaseScope&) = delete;
+    explicit CallbackScope(VectorPool& pool) noexcept : pool_(pool) { ++pool_.callbacks_; }
+    ~CallbackScope() { --pool_.callbacks_; }
+    CallbackScope(const CallbackScope&) = delete;
+    CallbackScope& operator=(const CallbackScope&) = delete;
 
    private:
     VectorPool& pool_;
@@ -301,13 +323,16 @@ class VectorPool {
   }
 
   template <class... Args>
-  static void construct_into(void* where, Args&&... args);
-  PoolHandle commit_emplace(std::uint32_t index, bool from_free_list) noexcept;
-  PoolHandle commit_emplace(std::uint32_t index, const SlotRef& at, bool from_free_list) noexcept;
+  PoolHandle construct_claimed(std::uint32_t index, const SlotRef& at, bool from_free_stack, Args&&... args);
+  template <class... Args>
+  void construct_in_new_page(std::uint32_t index, void* where, std::vector<Page>* old_table, Args&&... args);
+  ENGINE_POOL_COLD void unclaim(std::uint32_t index, void* where, bool from_free_stack) noexcept;
+  PoolHandle commit_emplace(std::uint32_t index, const SlotRef& at) noexcept;
   template <class... Args>
   ENGINE_POOL_COLD PoolHandle emplace_with_growth(Args&&... args);  // null handle: refused
   void release_slot(std::uint32_t index) noexcept;
-  void release_object(std::uint32_t index) noexcept;
+  void destroy_dead(void* where) noexcept;
+  bool refuse_immovable(const char* what) noexcept;
   void release_listed(std::uint32_t from, std::uint32_t count) noexcept;
   ENGINE_POOL_COLD void release_later_slow(PoolHandle handle) noexcept;
   void release_later_indexed(PoolHandle handle) noexcept;
@@ -333,7 +358,8 @@ class VectorPool {
   void retire_generations(std::uint32_t first, std::uint32_t last) noexcept;
   void rebuild_free_stack() noexcept;
   void announce(const GrowthEvent& event);
-  void destroy_all_objects(std::size_t first_page = 0) noexcept;
+  void destroy_live_objects() noexcept;
+  void destroy_originals(std::size_t first_page) noexcept;
   void reset_to_empty() noexcept;
   template <Visit How, class Self, class F>
   static void visit_live(Self& self, F& f);
@@ -360,7 +386,7 @@ class VectorPool {
   std::uint32_t seed_ = detail::next_generation_seed();  // this pool's generation base
   std::uint32_t fresh_generation_ = seed_;  // generation a slot gets when first handed out (raised by clear/shrink)
   mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
-  std::uint32_t releasing_ = 0;         // flush_releases()/erase_if() destructor-run depth (see ReleaseScope)
+  std::uint32_t callbacks_ = 0;         // depth of T constructors/destructors the pool is running (see CallbackScope)
   std::uint64_t storage_epoch_ = 0;     // bumped whenever objects move: lets iterators detect it
   GrowthPolicy policy_;
   std::uint32_t pending_count_ = 0;     // length of the release_later() queue (in the pages, <= capacity_)
@@ -400,8 +426,13 @@ class VectorPool<T>::basic_iterator {
     return PoolHandle{index, pool_->pages_[page_].generations()[offset]};
   }
   basic_iterator& operator++() noexcept {
-    ENGINE_POOL_ASSERT(epoch_ == pool_->storage_epoch_,
-                       "pool storage moved during a range-for (growth or set_policy); iterators are invalid");
+    if (epoch_ != pool_->storage_epoch_) {  // the pages this iterator reads were freed or moved
+      ENGINE_POOL_ASSERT(false, "pool storage moved during a range-for (growth, shrink_to_fit or set_policy); iterators are invalid");
+      bits_ = 0;  // release builds: end the loop rather than read freed memory
+      page_ = pool_->pages_.size();
+      word_ = 0;
+      return *this;
+    }
     // Re-read the word so objects released by the loop body are skipped, not visited.
     const std::uint64_t current = bits_ & (~bits_ + 1);
     bits_ = occupied_[word_] & ~((current << 1) - 1);
@@ -488,7 +519,7 @@ VectorPool<T>::VectorPool(GrowthPolicy policy) : policy_(normalized(policy)) {
 
 template <class T>
 VectorPool<T>::~VectorPool() {
-  destroy_all_objects();
+  destroy_live_objects();
 }
 
 template <class T>
@@ -516,7 +547,7 @@ VectorPool<T>::VectorPool(VectorPool&& other) noexcept
 template <class T>
 VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
   if (this == &other) return *this;
-  destroy_all_objects();
+  destroy_live_objects();
   pages_ = std::move(other.pages_);
   flat_ = other.flat_;
   shift_ = other.shift_;
@@ -566,8 +597,50 @@ void VectorPool<T>::reset_to_empty() noexcept {
   listener_ = nullptr;
 }
 
+// Every live object dies, each marked dead (generation even, bit clear) before its destructor
+// runs. The occupancy word is re-read after each destructor, so an object a destructor
+// released is not destroyed again; objects destructors emplace die in another pass. Slots are
+// not pushed on the free stack: clear() resets it, the pool's destructor drops it.
 template <class T>
-void VectorPool<T>::destroy_all_objects(std::size_t first_page) noexcept {
+void VectorPool<T>::destroy_live_objects() noexcept {
+  if constexpr (std::is_trivially_destructible_v<T>) {  // no destructor: nothing can call back
+    for (Page& page : pages_) {
+      for (std::size_t w = 0; w < page.words(); ++w) {
+        for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+          const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
+          detail::mark_slot_released(page.raw(offset), sizeof(T));
+          page.generations()[offset] += 1u;
+          ++counters_.releases;
+        }
+        page.occupied()[w] = 0;
+      }
+    }
+  } else {
+    CallbackScope scope(*this);
+    std::uint64_t emplaces_before = 0;
+    do {
+      emplaces_before = counters_.emplaces;
+      for (std::size_t p = 0; p < pages_.size(); ++p) {  // indexed: a destructor may grow the page table
+        for (std::size_t w = 0; w < pages_[p].words(); ++w) {
+          for (;;) {
+            Page& page = pages_[p];
+            const std::uint64_t bits = page.occupied()[w];
+            if (bits == 0) break;
+            const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
+            page.generations()[offset] += 1u;  // dead first
+            page.occupied()[w] = bits & (bits - 1);
+            ++counters_.releases;
+            destroy_dead(page.raw(offset));  // page buffers never move while destructors run
+          }
+        }
+      }
+    } while (counters_.emplaces != emplaces_before);
+  }
+}
+
+// The originals a relocation copied or moved from: their metadata already went with them.
+template <class T>
+void VectorPool<T>::destroy_originals(std::size_t first_page) noexcept {
   if constexpr (std::is_trivially_destructible_v<T>) return;
   for (std::size_t p = first_page; p < pages_.size(); ++p) {
     Page& page = pages_[p];
@@ -581,38 +654,50 @@ void VectorPool<T>::destroy_all_objects(std::size_t first_page) noexcept {
 
 // ===== Emplace / release =================================================================
 
+// The slot at `index` is claimed (off the free stack, or below used_ with a free generation)
+// before T's constructor runs, so a constructor that emplaces gets another slot; the object
+// is committed (generation odd, bit set) only once it exists.
 template <class T>
 template <class... Args>
-ENGINE_POOL_HOT void VectorPool<T>::construct_into(void* where, Args&&... args) {
+ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_claimed(std::uint32_t index, const SlotRef& at, bool from_free_stack,
+                                                            Args&&... args) {
+  void* const where = at.slots[at.offset].bytes;
   detail::unpoison_bytes(where, sizeof(T));
-  if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
-    ::new (where) T(std::forward<Args>(args)...);
-  } else {
-    try {
+  {
+    CallbackScope scope(*this);
+    if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
       ::new (where) T(std::forward<Args>(args)...);
-    } catch (...) {
-      detail::mark_slot_released(where, sizeof(T));  // the slot is free again, as before
-      throw;
+    } else {
+      try {
+        ::new (where) T(std::forward<Args>(args)...);
+      } catch (...) {
+        unclaim(index, where, from_free_stack);
+        throw;
+      }
     }
   }
+  // `at` is still right: nothing relocates while a constructor runs, and pages never move.
+  return commit_emplace(index, at);
 }
 
+// A constructor threw: the claimed slot is free again. Unless the constructor itself changed
+// the pool, that is exactly the state before the emplace (the slot back on top of the stack,
+// or used_ back down); otherwise the slot joins the free stack with its free generation.
 template <class T>
-ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, bool from_free_list) noexcept {
-  return commit_emplace(index, locate(index), from_free_list);
-}
-
-template <class T>
-ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, const SlotRef& at,
-                                                         bool from_free_list) noexcept {
-  if (from_free_list) {
-    --free_count_;
-  } else {
-    ++used_;
-    counters_.peak_used = std::max(counters_.peak_used, used_);
+void VectorPool<T>::unclaim(std::uint32_t index, void* where, bool from_free_stack) noexcept {
+  detail::mark_slot_released(where, sizeof(T));
+  if (!from_free_stack && used_ == index + 1) {
+    used_ = index;
+    return;
   }
+  stack_entry(free_count_++) = index;
+}
+
+template <class T>
+ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, const SlotRef& at) noexcept {
+  counters_.peak_used = std::max(counters_.peak_used, used_);  // a no-op unless the slot was bumped
   std::uint32_t& g = at.generations[at.offset];
-  g = (from_free_list ? g : fresh_generation_) + 1u;  // even (free) -> odd (live)
+  g += 1u;  // even (free) -> odd (live)
   at.occupied[at.offset / detail::bits_per_word] |= std::uint64_t{1} << (at.offset % detail::bits_per_word);
   ++counters_.emplaces;
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after emplace");
@@ -625,26 +710,63 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, co
 // emplace's cost in the churn benchmark).
 template <class T>
 template <class... Args>
-ENGINE_POOL_HOT std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... args) {
+ENGINE_POOL_ENTRY std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... args) {
   PoolHandle handle;
-  if (free_count_ != 0) {  // LIFO: the most recently released slot is the warmest
-    const std::uint32_t index = stack_entry(free_count_ - 1);
-    if (capacity_ >= prefetch_threshold && free_count_ > prefetch_distance) {
-      prefetch_slot(stack_entry(free_count_ - 1 - prefetch_distance));
+  if (free_count_ != 0 || used_ < capacity_) {
+    // One construction path for both sources keeps emplace() small enough for GCC to inline
+    // where it pays, without forcing it into every caller (see ENGINE_POOL_ENTRY).
+    const bool from_free_stack = free_count_ != 0;
+    std::uint32_t index;
+    if (from_free_stack) {  // LIFO: the most recently released slot is the warmest
+      index = stack_entry(--free_count_);  // claimed: off the stack before T exists
+      if (capacity_ >= prefetch_threshold && free_count_ >= prefetch_distance) {
+        prefetch_slot(stack_entry(free_count_ - prefetch_distance));
+      }
+    } else {
+      index = used_++;  // claimed
     }
     const SlotRef at = locate(index);
-    construct_into(at.slots[at.offset].bytes, std::forward<Args>(args)...);
-    handle = commit_emplace(index, at, true);
-  } else if (used_ < capacity_) {
-    const std::uint32_t index = used_;
-    const SlotRef at = locate(index);
-    construct_into(at.slots[at.offset].bytes, std::forward<Args>(args)...);
-    handle = commit_emplace(index, at, false);
+    if (!from_free_stack) at.generations[at.offset] = fresh_generation_;  // free (even) while T is built
+    handle = construct_claimed(index, at, from_free_stack, std::forward<Args>(args)...);
   } else {
     handle = emplace_with_growth(std::forward<Args>(args)...);
   }
   if (handle.is_null()) return std::nullopt;
   return handle;
+}
+
+// A stable growth publishes the new page, then builds the object in its first slot like any
+// bump emplace. If the constructor throws and did not itself use the new page, the page goes
+// again and the page table is the one from before: the pool is exactly as it was.
+template <class T>
+template <class... Args>
+void VectorPool<T>::construct_in_new_page(std::uint32_t index, void* where, std::vector<Page>* old_table,
+                                          Args&&... args) {
+  detail::unpoison_bytes(where, sizeof(T));
+  CallbackScope scope(*this);
+  if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
+    ::new (where) T(std::forward<Args>(args)...);
+  } else {
+    try {
+      ::new (where) T(std::forward<Args>(args)...);
+    } catch (...) {
+      if (used_ != index + 1 || pending_count_ > index) {  // the constructor used the page: keep it
+        unclaim(index, where, false);
+        throw;
+      }
+      detail::mark_slot_released(where, sizeof(T));
+      used_ = index;
+      pages_.pop_back();
+      if (old_table != nullptr) {  // back into the old table: same capacity, same bytes_held
+        for (std::size_t p = 0; p < pages_.size(); ++p) (*old_table)[p] = std::move(pages_[p]);
+        pages_.swap(*old_table);
+      }
+      capacity_ = stable_capacity();
+      refresh_flat_view();
+      forget_queue_tail();  // it may point into the page that went
+      throw;
+    }
+  }
 }
 
 // The new object is constructed in the new memory before anything is committed, so a
@@ -665,7 +787,7 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
     // next index is exactly where the new page starts.
     ENGINE_POOL_ASSERT(std::size_t{index} == pages_.size() << shift_, "stable pool: capacity does not end on a page boundary");
     std::optional<Page> page;
-    std::vector<Page> table;  // a bigger page table, when pages_ is full: adopted only once the object exists
+    std::vector<Page> table;  // a bigger page table, when pages_ is full
     try {  // allocate everything first: if anything fails, pages_ has not even changed its capacity
       page.emplace(stable_page_length(pages_.size(), policy_.page_slots));
       if (pages_.size() == pages_.capacity()) {  // geometric, so the page table costs O(1) amortised
@@ -675,24 +797,35 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
       ++counters_.failed_emplaces;
       return PoolHandle{};
     }
-    // A throwing constructor unwinds `page` and `table`: the pool, bytes_held included, is as it was.
-    construct_into(page->raw(0), std::forward<Args>(args)...);
-    if (table.capacity() != 0) {  // page moves keep their buffers: no object moves
+    const bool new_table = table.capacity() != 0;
+    if (new_table) {  // page moves keep their buffers: no object moves
       for (Page& kept : pages_) table.push_back(std::move(kept));
-      pages_.swap(table);
+      pages_.swap(table);  // `table` keeps the old array (hollow pages) for a rollback
     }
     const std::size_t bytes = page->bytes();
+    void* const where = page->raw(0);
     pages_.push_back(std::move(*page));
     capacity_ = stable_capacity();
     refresh_flat_view();  // two pages now: every index goes through the page table
-    const PoolHandle handle = commit_emplace(index, false);
+    ++used_;              // claimed, as in emplace()
+    generation(index) = fresh_generation_;
+    construct_in_new_page(index, where, new_table ? &table : nullptr, std::forward<Args>(args)...);
+    const PoolHandle handle = commit_emplace(index, locate(index));
     announce(GrowthEvent{old_capacity, capacity_, bytes, 0, false,
                          std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
     return handle;
   }
 
-  if (iterating_ != 0 || releasing_ != 0) {  // relocation would pull the objects out from under the pass
+  if (iterating_ != 0) {  // relocation would pull the objects out from under the pass
     ENGINE_POOL_ASSERT(false, "emplace() needs a relocating growth inside for_each/erase_if; reserve() first or use stable storage");
+    ++counters_.failed_emplaces;
+    return PoolHandle{};
+  }
+  if (callbacks_ != 0) {  // inside T's constructor or destructor: that object would move
+    ++counters_.failed_emplaces;
+    return PoolHandle{};
+  }
+  if (refuse_immovable("emplace() needs a contiguous growth, which would move objects of a T that can be neither moved nor copied; use stable storage or reserve() up front")) {
     ++counters_.failed_emplaces;
     return PoolHandle{};
   }
@@ -703,10 +836,27 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
     ++counters_.failed_emplaces;
     return PoolHandle{};
   }
+  // Built in the new buffer before anything moves. Its constructor may call back: relocating
+  // growth is refused meanwhile (callbacks_), anything else it changes is in the old layout
+  // and moves across with the rest below.
   Page& target = layout.pages.front();
-  construct_into(target.raw(index), std::forward<Args>(args)...);
+  void* const where = target.raw(index);
+  detail::unpoison_bytes(where, sizeof(T));
+  {
+    CallbackScope scope(*this);
+    if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
+      ::new (where) T(std::forward<Args>(args)...);
+    } else {
+      try {
+        ::new (where) T(std::forward<Args>(args)...);
+      } catch (...) {
+        detail::poison_bytes(where, sizeof(T));  // the new buffer goes; the pool never changed
+        throw;
+      }
+    }
+  }
   std::size_t moved = 0;
-  if constexpr (std::is_nothrow_move_constructible_v<T>) {
+  if constexpr (std::is_nothrow_move_constructible_v<T> || !std::is_move_constructible_v<T>) {
     moved = relocate_into(layout);
   } else {
     try {
@@ -719,7 +869,9 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   copy_meta_into(layout, used_, free_count_, pending_count_, queue_ready_);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
-  const PoolHandle handle = commit_emplace(index, false);
+  ++used_;
+  generation(index) = fresh_generation_;
+  const PoolHandle handle = commit_emplace(index, locate(index));
   announce(GrowthEvent{old_capacity, capacity_, bytes, moved, moved != 0,
                        std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
   return handle;
@@ -732,21 +884,41 @@ PoolPtr<T> VectorPool<T>::acquire(Args&&... args) {
   return handle ? PoolPtr<T>(*this, *handle) : PoolPtr<T>();
 }
 
+// Dead before its destructor runs: a destructor that looks itself up finds a stale handle,
+// and the slot goes on the free stack only afterwards, so an emplace from the destructor
+// cannot be handed the slot that is still being torn down.
 template <class T>
 ENGINE_POOL_HOT void VectorPool<T>::release_slot(std::uint32_t index) noexcept {
-  release_object(index);
-  stack_entry(free_count_++) = index;
-}
-
-// Everything a release does except pushing the slot on the free stack.
-template <class T>
-ENGINE_POOL_HOT void VectorPool<T>::release_object(std::uint32_t index) noexcept {
   const SlotRef at = locate(index);
-  object_at(at)->~T();
-  detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
   at.generations[at.offset] += 1u;  // odd (live) -> even (free): every handle to it is stale now
   at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
   ++counters_.releases;
+  destroy_dead(at.slots[at.offset].bytes);  // `at` survives: nothing relocates under a destructor
+  stack_entry(free_count_++) = index;
+}
+
+// Runs the destructor of an object already marked dead, then poisons its slot.
+template <class T>
+ENGINE_POOL_HOT void VectorPool<T>::destroy_dead(void* where) noexcept {
+  if constexpr (!std::is_trivially_destructible_v<T>) {
+    CallbackScope scope(*this);
+    std::launder(reinterpret_cast<T*>(where))->~T();
+  }
+  detail::mark_slot_released(where, sizeof(T));
+}
+
+// A T that can be neither moved nor copied stays where it was built: a layout change that
+// would move a live one is refused. An empty pool moves nothing, so it may change layout.
+template <class T>
+bool VectorPool<T>::refuse_immovable(const char* what) noexcept {
+  if constexpr (std::is_move_constructible_v<T>) {
+    static_cast<void>(what);
+    return false;
+  } else {
+    if (empty()) return false;
+    ENGINE_POOL_ASSERT(false, what);
+    return true;
+  }
 }
 
 // erase_if's release phase when no destructor runs (so nothing can call back into the pool):
@@ -783,14 +955,14 @@ void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noex
 
 template <class T>
 bool VectorPool<T>::refuse_mid_pass(const char* what, bool releases_allowed) noexcept {
-  if (iterating_ == 0 && (releases_allowed || releasing_ == 0)) return false;
+  if (iterating_ == 0 && (releases_allowed || callbacks_ == 0)) return false;
   ENGINE_POOL_ASSERT(false, what);
   ++counters_.refused_during_iteration;
   return true;
 }
 
 template <class T>
-ENGINE_POOL_HOT bool VectorPool<T>::release(PoolHandle handle) noexcept {
+ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
   if (refuse_mid_pass("release() inside for_each/erase_if; use release_later() + flush_releases() or erase_if()", true)) {
     return false;
   }
@@ -813,7 +985,7 @@ ENGINE_POOL_HOT bool VectorPool<T>::release(PoolHandle handle) noexcept {
 // its entry is, and until the flush every release_later() finds a slot's entry in O(1) and
 // updates it instead of appending. A queue with one entry per slot cannot outgrow the pages.
 template <class T>
-ENGINE_POOL_HOT void VectorPool<T>::release_later(PoolHandle handle) noexcept {
+ENGINE_POOL_ENTRY void VectorPool<T>::release_later(PoolHandle handle) noexcept {
   if (!is_live(handle)) {
     ENGINE_POOL_ASSERT(false, "release_later() of a null, stale, foreign or already released handle");
     ++counters_.failed_releases;  // as a flush would have counted it
@@ -896,7 +1068,7 @@ void VectorPool<T>::index_release_queue() noexcept {
 template <class T>
 std::size_t VectorPool<T>::flush_releases() noexcept {
   if (refuse_mid_pass("flush_releases() inside for_each/erase_if; flush after the pass", true)) return 0;
-  ReleaseScope scope(*this);
+  CallbackScope scope(*this);
   std::size_t released = 0;
   const bool prefetch = capacity_ >= prefetch_threshold;
   for (std::uint32_t position = 0; position < pending_count_;) {  // a page of the queue at a time
@@ -980,12 +1152,10 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
       at.generations[at.offset] += 1u;
       at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
     }
-    ReleaseScope scope(*this);
     for (std::uint32_t k = 0; k < doomed; ++k) {
       const std::uint32_t index = stack_entry(from + k);
       const SlotRef at = locate(index);
-      object_at(at)->~T();
-      detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
+      destroy_dead(at.slots[at.offset].bytes);
       ++counters_.releases;
       stack_entry(free_count_++) = index;  // only now can an emplace take the slot
     }
@@ -996,19 +1166,8 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
 
 template <class T>
 void VectorPool<T>::clear() noexcept {
-  if (refuse_mid_pass("clear() inside for_each/erase_if")) return;
-  for (Page& page : pages_) {
-    for (std::size_t w = 0; w < page.words(); ++w) {
-      for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-        const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-        page.object(offset)->~T();
-        detail::mark_slot_released(page.raw(offset), sizeof(T));
-        page.generations()[offset] += 1u;
-        ++counters_.releases;
-      }
-      page.occupied()[w] = 0;
-    }
-  }
+  if (refuse_mid_pass("clear() inside for_each/erase_if or inside T's constructor/destructor")) return;
+  destroy_live_objects();
   // Handing slots out again from 0 by bump index keeps the pool dense and in address order;
   // they restart above every generation used so far, so no old handle matches again.
   retire_generations(0, used_);
@@ -1255,6 +1414,11 @@ typename VectorPool<T>::Layout VectorPool<T>::make_longer_last_page() const {
 template <class T>
 std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
     std::is_nothrow_move_constructible_v<T>) {
+  if constexpr (!std::is_move_constructible_v<T>) {  // callers refused unless no object lives
+    static_cast<void>(target);
+    ENGINE_POOL_ASSERT(empty(), "relocating objects of a T that can be neither moved nor copied");
+    return 0;
+  } else {
   auto destination = [&target](std::uint32_t index) -> Page& {
     return target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) -
                         target.first_page];
@@ -1299,9 +1463,10 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
     }
   }
   if constexpr (!std::is_nothrow_move_constructible_v<T>) {
-    destroy_all_objects(target.first_page);
+    destroy_originals(target.first_page);
   }
   return moved;
+  }
 }
 
 // Generations of slots [0, slots) (the ones handed out), the bottom `stack_entries` of the
@@ -1397,7 +1562,8 @@ bool VectorPool<T>::reserve(std::size_t slots) {
                          std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
     return true;
   }
-  if (refuse_mid_pass("reserve() would relocate objects inside for_each/erase_if")) return false;
+  if (refuse_mid_pass("reserve() would relocate objects inside for_each/erase_if or T's constructor/destructor")) return false;
+  if (refuse_immovable("reserve() would move objects of a T that can be neither moved nor copied")) return false;
   Layout layout;
   try {
     layout = make_layout(StorageMode::contiguous, 0, slots);
@@ -1435,7 +1601,7 @@ void VectorPool<T>::rebuild_free_stack() noexcept {
 
 template <class T>
 void VectorPool<T>::shrink_to_fit() {
-  if (refuse_mid_pass("shrink_to_fit() inside for_each/erase_if")) return;
+  if (refuse_mid_pass("shrink_to_fit() inside for_each/erase_if or T's constructor/destructor")) return;
   if (policy_.storage == StorageMode::stable) {
     std::size_t keep = pages_.size();
     while (keep > 0 && pages_[keep - 1].is_empty()) --keep;
@@ -1444,6 +1610,7 @@ void VectorPool<T>::shrink_to_fit() {
     const auto first_dropped = static_cast<std::uint32_t>(keep << shift_);
     retire_generations(first_dropped, used_);
     pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(keep), pages_.end());
+    ++storage_epoch_;  // a range-for may hold a dropped page: its next step must notice
     capacity_ = stable_capacity();
     refresh_flat_view();  // maybe one page again
     used_ = std::min(used_, capacity_);
@@ -1461,6 +1628,7 @@ void VectorPool<T>::shrink_to_fit() {
       }
     }
     if (high == capacity_) return;
+    if (refuse_immovable("shrink_to_fit() would move objects of a T that can be neither moved nor copied")) return;
     Layout layout = make_layout(StorageMode::contiguous, 0, high);  // smaller: bad_alloc propagates, pool unchanged
     index_release_queue();  // now at most size() <= high entries, all in slots that stay
     relocate_into(layout);
@@ -1476,7 +1644,7 @@ void VectorPool<T>::shrink_to_fit() {
 
 template <class T>
 bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
-  if (refuse_mid_pass("set_policy() inside for_each/erase_if")) return false;
+  if (refuse_mid_pass("set_policy() inside for_each/erase_if or T's constructor/destructor")) return false;
   const GrowthPolicy next = normalized(requested);
   if (next.max_capacity < capacity_) return false;
   const bool same_layout = next.storage == policy_.storage &&
@@ -1497,6 +1665,10 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
       ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after set_policy");
       return true;
     }
+  }
+  if (refuse_immovable("set_policy() would move objects of a T that can be neither moved nor copied")) {
+    policy_ = previous;
+    return false;
   }
   Layout layout;
   try {
@@ -1556,7 +1728,9 @@ PoolStats VectorPool<T>::stats() const noexcept {
 template <class T>
 bool VectorPool<T>::validate() const {
   const std::size_t live_count = size();
-  if (used_ > capacity_ || live_count > used_ || free_count_ != used_ - live_count) return false;
+  // Inside T's constructor or destructor a claimed or dying slot is neither live nor free.
+  if (used_ > capacity_ || live_count > used_ || free_count_ > used_ - live_count) return false;
+  if (callbacks_ == 0 && free_count_ != used_ - live_count) return false;
   const bool stable = policy_.storage == StorageMode::stable;
   if (stable ? (shift_ != detail::log2_exact(policy_.page_slots) || mask_ != policy_.page_slots - 1)
              : (shift_ != contiguous_shift || pages_.size() > 1)) {

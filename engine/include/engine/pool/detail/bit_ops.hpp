@@ -4,16 +4,32 @@
 #include <cstddef>
 #include <cstdint>
 
-// The emplace/release fast paths are a handful of instructions each; GCC at -O2 would
-// otherwise keep them as out-of-line calls shared by every caller. Growth stays out of line.
+// ENGINE_POOL_HOT: the tiny pieces of the fast paths (slot lookup, prefetch, commit, the
+// destructor call) are always inlined into the function that uses them; GCC at -O2 would
+// otherwise keep some of them as out-of-line calls. Growth stays out of line (COLD).
+//
+// ENGINE_POOL_ENTRY: the public emplace/release/release_later are plain `inline`, so GCC
+// decides per call site. Forcing them into every caller made one function with 300
+// emplace/release calls take 34 s to compile at -O2 and 20 minutes under ASan (-O1 -g), for
+// no speed the benchmarks can see (bench/ ratios, README). Define ENGINE_POOL_FORCE_INLINE=1
+// (in every translation unit, like the debug macros) to force them again.
+#ifndef ENGINE_POOL_FORCE_INLINE
+#  define ENGINE_POOL_FORCE_INLINE 0
+#endif
 #if defined(__GNUC__) || defined(__clang__)
 #  define ENGINE_POOL_HOT inline __attribute__((always_inline))
+#  if ENGINE_POOL_FORCE_INLINE
+#    define ENGINE_POOL_ENTRY inline __attribute__((always_inline))
+#  else
+#    define ENGINE_POOL_ENTRY inline
+#  endif
 #  define ENGINE_POOL_COLD __attribute__((noinline, cold))
 #  define ENGINE_POOL_PREFETCH_WRITE(address) __builtin_prefetch((address), 1, 3)
 #  define ENGINE_POOL_PREFETCH_READ(address) __builtin_prefetch((address), 0, 3)
 #  define ENGINE_POOL_PREFETCH_READ_L2(address) __builtin_prefetch((address), 0, 2)  // needed soon, not next
 #else
 #  define ENGINE_POOL_HOT inline
+#  define ENGINE_POOL_ENTRY inline
 #  define ENGINE_POOL_COLD
 #  define ENGINE_POOL_PREFETCH_WRITE(address) static_cast<void>(address)
 #  define ENGINE_POOL_PREFETCH_READ(address) static_cast<void>(address)

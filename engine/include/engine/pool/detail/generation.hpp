@@ -21,6 +21,10 @@
 
 namespace engine::detail {
 
+// Declared, never defined by the library: a test defines it to reach a pool's internals (to
+// set a slot's generation near the wrap instead of reusing the slot 2^31 times).
+struct PoolTestAccess;
+
 inline constexpr bool is_live_generation(std::uint32_t generation) noexcept {
   return (generation & 1u) != 0;
 }

@@ -33,6 +33,18 @@ namespace engine::detail {
 inline constexpr unsigned char released_byte = 0xDD;  // what a released slot holds in debug
 inline constexpr bool asan_poisoning = ENGINE_POOL_ASAN != 0;
 
+// AddressSanitizer keeps one shadow byte per 8 bytes of memory, and a shadow byte can only say
+// "the first k bytes are addressable". Two slots that share a granule can therefore not be
+// poisoned apart (a released 4-byte slot beside a live one stays readable), and two threads
+// poisoning neighbouring slots race on one shadow byte. So under ASan every slot starts on a
+// granule and its stride is a whole number of granules: each slot owns its shadow bytes. The
+// padding stays poisoned, so an overrun into it is reported too. Other builds pad nothing.
+inline constexpr std::size_t poison_granule = asan_poisoning ? 8 : 1;
+
+inline constexpr std::size_t granule_padded(std::size_t bytes) noexcept {
+  return (bytes + poison_granule - 1) / poison_granule * poison_granule;
+}
+
 inline void poison_bytes(void* bytes, std::size_t size) noexcept {
 #if ENGINE_POOL_ASAN
   __asan_poison_memory_region(bytes, size);

@@ -21,9 +21,13 @@ namespace engine::detail {
 
 // Raw storage for one T: right size and alignment, no constructor. The array of these is
 // what makes alignas(64) types land on 64-byte boundaries (C++17 std::allocator honours
-// over-alignment).
+// over-alignment). Under AddressSanitizer a slot is also aligned (and so padded) to the
+// shadow granule, so poisoning one slot never touches its neighbour's shadow byte.
 template <class T>
-struct alignas(T) RawSlot {
+inline constexpr std::size_t slot_alignment = alignof(T) > poison_granule ? alignof(T) : poison_granule;
+
+template <class T>
+struct alignas(slot_alignment<T>) RawSlot {
   unsigned char bytes[sizeof(T)];
 };
 
