@@ -125,6 +125,7 @@ bool InputMapper::handle_key(const SDL_KeyboardEvent& key, InputCapture capture)
   if (capture.keyboard) return false;
   keys_.set(index);
   if (key.repeat != 0) return true;
+  if (sc >= SDL_SCANCODE_A && sc <= SDL_SCANCODE_Z) letter_edges_ |= 1u << (sc - SDL_SCANCODE_A);
   switch (sc) {
     case SDL_SCANCODE_SPACE: fire_edge_ = true; break;
     case SDL_SCANCODE_P:
@@ -243,6 +244,7 @@ InputState InputMapper::state(const Camera2D& camera) const {
   s.aim_direction = stick_aim_;
   s.fire_pressed = fire_edge_;
   s.restart_pressed = restart_edge_;
+  s.letters_pressed = letter_edges_;
   s.pause_pressed = pause_edge_;
   s.step_pressed = step_edge_;
   s.overlay_pressed = overlay_edge_;
@@ -255,6 +257,7 @@ InputState InputMapper::state(const Camera2D& camera) const {
 void InputMapper::clear_step_edges() noexcept {
   fire_edge_ = false;
   restart_edge_ = false;
+  letter_edges_ = 0;
 }
 
 void InputMapper::clear_frame_edges() noexcept {

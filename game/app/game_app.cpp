@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cstdio>
 
 namespace game {
 
@@ -47,6 +48,9 @@ Input GameApp::map_input(const engine::InputState& in, Vec2 player) {
 }
 
 void GameApp::fixed_update(const engine::InputState& input, double /*dt: always Simulation::kStepSeconds*/) {
+  // T toggles autofire, through the settings struct like every other setting.
+  constexpr std::uint32_t kKeyT = 1u << ('T' - 'A');
+  if (!script_ && (input.letters_pressed & kKeyT) != 0) sim_.settings().autofire = !sim_.settings().autofire;
   const std::uint64_t growths_before = sim_.stats().growth_events;
   const Input step_input =
       script_ ? script_->next(sim_.settings(), sim_.player_position()) : map_input(input, sim_.player_position());
@@ -148,7 +152,23 @@ void GameApp::imgui() {
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
   if (ImGui::Begin("poolshot hud", nullptr, flags)) {
     ImGui::Text("Score %" PRId64 "   Lives %d   Wave %u", s.score, s.lives, s.wave);
-    if (s.game_over) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "GAME OVER - press R to play again");
+    // The escalation meter: x1 .. x4096 on a log scale, hot colours as it climbs.
+    const float heat = std::clamp(s.heat_fraction, 0.0f, 1.0f);
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImVec4(1.0f, 1.0f - 0.7f * heat, 0.2f * (1 - heat), 1.0f));
+    char label[48];
+    std::snprintf(label, sizeof label, "FIRE x%.0f", static_cast<double>(s.heat_multiplier));
+    ImGui::ProgressBar(heat, ImVec2(260, 0), label);
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    ImGui::TextUnformatted(heat > 0 ? "hold fire to stress the pools" : "hold Space / mouse to fire");
+    if (sim_.applied_settings().autofire) {
+      ImGui::TextColored(ImVec4(1, 0.85f, 0.3f, 1), "AUTOFIRE ON - T to take over (you can still move and restart)");
+    }
+    if (s.game_over) {
+      ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), sim_.applied_settings().autofire
+                                                        ? "GAME OVER - autofire restarts in 3 s, R now"
+                                                        : "GAME OVER - press R to play again");
+    }
     if (app_.paused()) ImGui::TextUnformatted("PAUSED - P to resume, N to step");
   }
   ImGui::End();

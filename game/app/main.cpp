@@ -142,6 +142,7 @@ int main(int argc, char** argv) {
     config.max_frames = fixed_length ? static_cast<std::int64_t>(length) : -1;
     config.screenshot_path = options.screenshot;
     config.atlas_path = POOLSHOT_ATLAS_PATH;
+    config.render_path = options.instanced_render ? engine::RenderPath::instanced : engine::RenderPath::fast;
     config.atlas_cell_px = game::atlas::kCellPixels;
     config.stats_window = game::kOverlayStatsFrames;  // the overlay's longest window, 20 s
     config.stats_events = game::kOverlayStatsEvents;

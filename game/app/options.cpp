@@ -14,6 +14,7 @@ constexpr const char* kUsage =
     "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
+    "                [--render-path fast|instanced]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
     "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
     "                       (default with --script: the script's length)\n"
@@ -34,6 +35,8 @@ constexpr const char* kUsage =
     "  --script FILE        play a JSON timeline (assets/scripts/): fire, move, aim and\n"
     "                       settings changes at given frames, in place of the keyboard,\n"
     "                       mouse and gamepad; the report gets one phase per settings span\n"
+    "  --render-path PATH   fast (default): small sprites stamped on the CPU into one\n"
+    "                       image per blend group; instanced: every sprite a GL quad\n"
     "  --frame-csv FILE     write every frame's sim/render ms, heap allocations and\n"
     "                       growth flag as CSV at exit (scripts/bench charts it)\n"
     "  --pace               headless: after each step rest a ninth of its time, so a\n"
@@ -82,7 +85,7 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     static const std::set<std::string> switches = {"--headless", "--autofire", "--compare", "--pace"};
     static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
                                                  "--storage", "--report",   "--screenshot", "--frame-csv",
-                                                 "--advise",  "--script"};
+                                                 "--advise",  "--script",  "--render-path"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown flag '" + std::string(argv[i]) + "'");
     }
@@ -120,6 +123,11 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
         return fail("--storage: '" + value + "' is not 'contiguous' or 'stable'");
       }
       o.storage = value == "stable" ? engine::StorageMode::stable : engine::StorageMode::contiguous;
+    } else if (arg == "--render-path") {
+      if (value != "fast" && value != "instanced") {
+        return fail("--render-path: '" + value + "' is not 'fast' or 'instanced'");
+      }
+      o.instanced_render = value == "instanced";
     } else if (value.empty()) {
       return fail(arg + ": the file name is empty");
     } else if (arg == "--scenario") {

@@ -80,6 +80,10 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
   storm_columns_ = static_cast<std::int32_t>(std::ceil((storm.max.x - storm.min.x) / kStormCell));
   storm_rows_ = static_cast<std::int32_t>(std::ceil((storm.max.y - storm.min.y) / kStormCell));
   storm_cells_.assign(static_cast<std::size_t>(storm_columns_) * static_cast<std::size_t>(storm_rows_), 0);
+  // Scratch sized for the stores now, so the first step allocates nothing either.
+  hits_.reserve(player_bullets_.store().capacity());
+  cancels_.reserve(enemy_bullets_.store().capacity());
+  grid_.reserve(enemies_.store().capacity());
   player_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::bullets, e); });
   enemy_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::enemy_bullets, e); });
   particles_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::particles, e); });
@@ -142,7 +146,7 @@ void Simulation::apply_settings() {
 
 void Simulation::step(const Input& external) {
   apply_settings();
-  const Input input = applied_.autofire ? autopilot_input() : external;
+  const Input input = applied_.autofire ? with_autopilot(external) : external;
   if (input.pause) paused_ = !paused_;
   if (paused_) return;
   if (input.restart) restart();

@@ -59,7 +59,7 @@ class Simulation {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  // Advances one fixed step. With settings().autofire the autopilot replaces `input`.
+  // Advances one fixed step. With settings().autofire the autopilot fires (with_autopilot).
   void step(const Input& input);
 
   // The overlay writes here; the next step() applies what changed (pooling migrates every
@@ -84,6 +84,9 @@ class Simulation {
 
   // What the autopilot would press this step (used by step() when autofire is on).
   Input autopilot_input() const;
+  // What step() plays with autofire on: the autopilot's fire and aim, the player's own
+  // movement, aim (while the player fires too) and restart wherever the player gives them.
+  Input with_autopilot(const Input& player) const;
 
   const Scenario& scenario() const noexcept { return scenario_; }
   std::uint64_t seed() const noexcept { return seed_; }

@@ -42,4 +42,18 @@ Input Simulation::autopilot_input() const {
   return in;
 }
 
+Input Simulation::with_autopilot(const Input& player) const {
+  // Autofire fires and aims; it never swallows the player: a stick or key that moves the
+  // ship moves it, the player's own fire aims where the player points, restart restarts.
+  Input in = autopilot_input();
+  if (player.move_x != 0 || player.move_y != 0) {
+    in.move_x = player.move_x;
+    in.move_y = player.move_y;
+  }
+  if (player.fire) in.aim = player.aim;
+  in.restart = in.restart || player.restart;
+  in.pause = player.pause;
+  return in;
+}
+
 }  // namespace game

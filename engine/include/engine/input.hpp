@@ -39,6 +39,8 @@ struct InputState {
   bool fire = false;                    // held: keep firing while true
   bool fire_pressed = false;            // edge
   bool restart_pressed = false;         // edge: the game resets its world
+  std::uint32_t letters_pressed = 0;    // edges: bit i set when letter 'A' + i went down this
+                                        // step, for keys the game binds itself (T, M, ...)
   // Edges the runtime acts on itself (Application); the game may show them.
   bool pause_pressed = false;
   bool step_pressed = false;
@@ -103,6 +105,7 @@ class InputMapper {
   std::array<Gamepad, max_gamepads> gamepads_{};
   // Edges: step edges are cleared after a fixed step, frame edges after the runtime's frame.
   bool fire_edge_ = false, restart_edge_ = false;
+  std::uint32_t letter_edges_ = 0;
   bool pause_edge_ = false, step_edge_ = false, overlay_edge_ = false, fullscreen_edge_ = false,
        quit_edge_ = false;
 };
