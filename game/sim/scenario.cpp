@@ -96,6 +96,7 @@ Scenario read_scenario(const json& root, const std::string& name) {
     e.number("max_multiplier", s.escalation.max_multiplier, 1.0f, 65536.0f);
     e.number("cool_seconds", s.escalation.cool_seconds, 0.05f, 60.0f);
     e.integer("sparks_per_cancel", s.escalation.sparks_per_cancel, 0, 100);
+    e.boolean("cancels_enemy_bullets", s.escalation.cancels_enemy_bullets);
     e.finish();
   }
   r.number("stress", s.stress, 0.01f, 1000.0f);

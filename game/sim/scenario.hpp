@@ -61,6 +61,8 @@ struct EscalationConfig {
   float max_multiplier = 4096;   // 1: no escalation (storm.json, the soak)
   float cool_seconds = 2;        // from the top back to x1 after release
   int sparks_per_cancel = 4;     // sparks when the storm cancels an enemy bullet
+  bool cancels_enemy_bullets = true;  // the storm cancels the enemy bullets it touches
+                                      // (off in storm.json: its bullet wall must stand)
 };
 
 struct PlayerConfig {

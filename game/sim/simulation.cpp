@@ -17,6 +17,7 @@ constexpr float kBulletMargin = 48;        // bullets live this far past the edg
 constexpr float kGridCell = 64;
 constexpr float kMaxPlayerBulletsPerSecond = 1e6f;
 constexpr float kMaxTrailPerSecond = 1e6f;
+constexpr float kAuraPerDoubling = 12;     // held fire cancels enemy bullets this close to the ship, per doubling
 constexpr float kStormCell = 16;           // an enemy bullet in a cell a player bullet occupies is cancelled
 
 engine::GrowthPolicy make_policy(const PoolConfig& pool, engine::StorageMode storage) {
@@ -194,9 +195,12 @@ void Simulation::step(const Input& external) {
   std::uint32_t ship_hits = 0;
   const Vec2 ship = player_.pos;
   cancels_.clear();
+  const bool cancelling = scenario_.escalation.cancels_enemy_bullets;
   cancels_.reserve(enemy_bullets_.store().capacity());  // allocates only after the store grew
   enemy_bullets_.update(dt, alive_area, [&](const Bullet& b) {
-    if (const std::uint8_t* cell = storm_cell(b.pos); cell && *cell) {
+    const bool in_aura = length_squared(b.pos - ship) < aura_radius_ * aura_radius_;
+    const std::uint8_t* cell = storm_cell(b.pos);
+    if (cancelling && (in_aura || (cell && *cell))) {
       cancels_.push_back({b.seq, b.pos, b.vel});
       return true;
     }
@@ -216,6 +220,7 @@ void Simulation::step(const Input& external) {
 
 void Simulation::update_player(const Input& input) {
   Player& p = player_;
+  aura_radius_ = 0;
   p.prev = p.pos;
   p.shield = std::max(0.0f, p.shield - kStepSeconds);
   if (!p.alive) return;
@@ -231,6 +236,9 @@ void Simulation::update_player(const Input& input) {
   if (aim_len2 > 1.0f) p.aim = to_aim * (1.0f / std::sqrt(aim_len2));
 
   update_heat(input.fire);
+  // While fire is held, the storm around the ship cancels what comes close, from any side:
+  // a player who holds fire is hard to kill; one who stops is not.
+  aura_radius_ = input.fire ? kAuraPerDoubling * p.heat : 0.0f;
   if (input.fire) {
     // Escalation: the rate and the bullets per shot each grow with the square root of the
     // multiplier, so bullets per second grow with the multiplier itself.

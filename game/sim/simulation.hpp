@@ -156,6 +156,7 @@ class Simulation {
   std::vector<std::uint8_t> storm_cells_;
   std::int32_t storm_columns_ = 0, storm_rows_ = 0;
   std::uint64_t cancels_total_ = 0;
+  float aura_radius_ = 0;    // this step: enemy bullets nearer the ship than this are cancelled
   std::vector<GrowthRecord> growth_log_;
   std::uint64_t growth_log_dropped_ = 0;
   std::int64_t score_ = 0;
