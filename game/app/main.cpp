@@ -141,6 +141,10 @@ int main(int argc, char** argv) {
     config.height = static_cast<int>(scenario.world_height);
     config.max_frames = fixed_length ? static_cast<std::int64_t>(length) : -1;
     config.screenshot_path = options.screenshot;
+    // At most 4 steps per rendered frame: when the machine cannot keep up (300k objects on
+    // the heap, software GL) the game slows down instead of spending ever longer frames
+    // catching up, so the window keeps answering and the panel stays clickable.
+    config.max_frame_seconds = 4.0 / 60.0;
     config.atlas_path = POOLSHOT_ATLAS_PATH;
     config.render_path = options.instanced_render ? engine::RenderPath::instanced : engine::RenderPath::fast;
     config.atlas_cell_px = game::atlas::kCellPixels;
