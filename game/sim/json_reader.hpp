@@ -139,4 +139,23 @@ class ObjectReader {
 // is checked before reading, so a huge (or endless, like /dev/zero) file is never loaded.
 std::string read_small_file(const std::string& path, std::uintmax_t max_bytes, std::string& text);
 
+// Parses `text` and hands the root to read(root), which throws JsonKeyError at the first
+// problem. Returns "" or the reason: "not valid JSON: ..." (e.what() names the line, column
+// and what was expected) or "key 'K': reason". Scenario and script files share it.
+template <class Read>
+std::string read_json_document(const std::string& text, Read&& read) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return std::string("not valid JSON: ") + e.what();
+  }
+  try {
+    read(static_cast<const json&>(root));
+  } catch (const JsonKeyError& e) {
+    return "key '" + e.key + "': " + e.reason;
+  }
+  return {};
+}
+
 }  // namespace game::detail

@@ -22,7 +22,6 @@ const char* pool_name(PoolId id) noexcept {
 
 namespace {
 
-using detail::JsonKeyError;
 using detail::ObjectReader;
 using detail::shown;
 using nlohmann::json;
@@ -147,18 +146,11 @@ ScenarioResult failure(const std::string& name, const std::string& reason) {
 }  // namespace
 
 ScenarioResult parse_scenario(const std::string& text, const std::string& name) {
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // e.what() names the line, column and what was expected ("unexpected end of input").
-    return failure(name, std::string("not valid JSON: ") + e.what());
-  }
-  try {
-    return {read_scenario(root, name), {}};
-  } catch (const JsonKeyError& e) {
-    return failure(name, "key '" + e.key + "': " + e.reason);
-  }
+  ScenarioResult result;
+  const std::string error =
+      detail::read_json_document(text, [&](const json& root) { result.scenario = read_scenario(root, name); });
+  if (!error.empty()) return failure(name, error);
+  return result;
 }
 
 ScenarioResult load_scenario(const std::string& path) {

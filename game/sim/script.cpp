@@ -129,17 +129,11 @@ bool ScriptEvent::changes_settings() const noexcept {
 }
 
 ScriptResult parse_script(const std::string& text, const std::string& name) {
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    return failure(name, std::string("not valid JSON: ") + e.what());
-  }
-  try {
-    return {read_script(root, name), {}};
-  } catch (const JsonKeyError& e) {
-    return failure(name, "key '" + e.key + "': " + e.reason);
-  }
+  ScriptResult result;
+  const std::string error =
+      detail::read_json_document(text, [&](const json& root) { result.script = read_script(root, name); });
+  if (!error.empty()) return failure(name, error);
+  return result;
 }
 
 ScriptResult load_script(const std::string& path) {

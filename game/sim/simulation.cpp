@@ -54,6 +54,26 @@ void sanitize(Settings& s, const WeaponConfig& weapon) {
   }
 }
 
+// The sparks of an impact, as data; count and direction are set per burst.
+constexpr BurstSpec spark_burst(float cone, float speed_min, float speed_max, float size_min, float size_max,
+                      std::uint32_t color) {
+  BurstSpec spec;
+  spec.cone = cone;
+  spec.speed_min = speed_min;
+  spec.speed_max = speed_max;
+  spec.life_min = 0.15f;
+  spec.life_max = 0.35f;
+  spec.size_min = size_min;
+  spec.size_max = size_max;
+  spec.damping_per_second = 0.05f;
+  spec.color = color;
+  return spec;
+}
+// A player bullet striking an enemy (thrown back towards the shooter), and an enemy bullet
+// the storm cancelled (thrown on along its path).
+constexpr BurstSpec kHitSparks = spark_burst(2.2f, 120, 360, 4, 7, engine::rgba(255, 240, 160));
+constexpr BurstSpec kCancelSparks = spark_burst(2.6f, 60, 220, 3, 6, engine::rgba(255, 120, 200));
+
 std::int64_t points_for(EnemyKind kind) {
   switch (kind) {
     case EnemyKind::grunt: return 100;
@@ -321,25 +341,17 @@ void Simulation::fire_weapon(float shots, int count) {
 void Simulation::resolve_hits() {
   std::sort(hits_.begin(), hits_.end(), [](const Hit& a, const Hit& b) { return a.bullet_seq < b.bullet_seq; });
   const auto& enemies = enemies_.by_seq();
+  const int hit_sparks = applied_.sparks_per_hit > 0 ? spark_count(applied_.sparks_per_hit) : 0;  // once per step
   for (const Hit& hit : hits_) {
     Enemy& e = *enemies[hit.enemy];
     const bool was_alive = e.hp > 0;
     e.hp -= hit.damage;
     e.hit_flash = 0.06f;
     ++hits_total_;
-    if (applied_.sparks_per_hit > 0) {
-      BurstSpec spec;
-      spec.count = spark_count(applied_.sparks_per_hit);
+    if (hit_sparks > 0) {
+      BurstSpec spec = kHitSparks;
+      spec.count = hit_sparks;
       spec.direction = std::atan2(-hit.vel.y, -hit.vel.x);  // back towards the shooter
-      spec.cone = 2.2f;
-      spec.speed_min = 120;
-      spec.speed_max = 360;
-      spec.life_min = 0.15f;
-      spec.life_max = 0.35f;
-      spec.size_min = 4;
-      spec.size_max = 7;
-      spec.damping_per_second = 0.05f;
-      spec.color = engine::rgba(255, 240, 160);
       particles_.burst(spec, hit.pos);
     }
     if (was_alive && e.hp <= 0) kill_enemy(e);
@@ -358,19 +370,10 @@ void Simulation::resolve_cancels() {
   cancels_total_ += cancels_.size();
   const int sparks = spark_count(scenario_.escalation.sparks_per_cancel);
   if (sparks <= 0) return;
+  BurstSpec spec = kCancelSparks;
+  spec.count = sparks;
   for (const Cancel& c : cancels_) {
-    BurstSpec spec;
-    spec.count = sparks;
     spec.direction = std::atan2(c.vel.y, c.vel.x);
-    spec.cone = 2.6f;
-    spec.speed_min = 60;
-    spec.speed_max = 220;
-    spec.life_min = 0.15f;
-    spec.life_max = 0.35f;
-    spec.size_min = 3;
-    spec.size_max = 6;
-    spec.damping_per_second = 0.05f;
-    spec.color = engine::rgba(255, 120, 200);
     particles_.burst(spec, c.pos);
   }
 }
