@@ -56,6 +56,7 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
         {"capacity", s.capacity},
         {"growth_events", s.growth_events},
         {"bytes_held", s.bytes_held},
+        {"page_slots_used", s.page_slots},
         {"spawns", s.spawns},
         {"releases", s.releases},
         {"refused_spawns", s.refused_spawns},

@@ -33,9 +33,12 @@ void read_pool(ObjectReader& parent, const char* key, PoolConfig& pool) {
   r.integer("initial_capacity", pool.initial_capacity, std::size_t{1}, kPoolCapacityCap);
   r.integer("growth_step", pool.growth_step, std::size_t{0}, kPoolCapacityCap);
   r.integer("max_capacity", pool.max_capacity, std::size_t{1}, kPoolCapacityCap);
-  r.integer("page_slots", pool.page_slots, std::size_t{64}, std::size_t{1} << 20);
+  // The pool's own limits (growth_policy.hpp); 0 asks for its automatic size.
+  r.integer("page_slots", pool.page_slots, std::size_t{0}, engine::max_page_slots);
   r.finish();
-  if ((pool.page_slots & (pool.page_slots - 1)) != 0) r.fail("page_slots", "must be a power of two");
+  if (pool.page_slots != 0 && (pool.page_slots < engine::min_page_slots || (pool.page_slots & (pool.page_slots - 1)) != 0)) {
+    r.fail("page_slots", "must be 0 (automatic) or a power of two >= " + std::to_string(engine::min_page_slots));
+  }
   if (pool.initial_capacity > pool.max_capacity) {
     r.fail("initial_capacity", "must not exceed max_capacity (" + std::to_string(pool.max_capacity) + ")");
   }

@@ -25,7 +25,8 @@ struct PoolConfig {
   std::size_t initial_capacity = 1024;  // slots reserved up front
   std::size_t growth_step = 0;          // 0: double when full; N: add N slots
   std::size_t max_capacity = std::size_t{1} << 20;  // spawns past this are refused (gameplay!)
-  std::size_t page_slots = 4096;        // stable storage: slots per page (power of two)
+  std::size_t page_slots = 0;           // stable storage: slots per page, a power of two; 0: the pool's
+                                        // automatic size (engine::page_slots_for, about 1 MiB a page)
 };
 
 enum class EnemyKind : std::uint8_t { grunt, spinner, burster, boss };

@@ -48,9 +48,7 @@ void sanitize(Settings& s, const WeaponConfig& weapon) {
     p.max_capacity = std::clamp<std::size_t>(p.max_capacity, 1, kPoolCapacityCap);
     p.initial_capacity = std::clamp<std::size_t>(p.initial_capacity, 1, p.max_capacity);
     p.growth_step = std::min(p.growth_step, kPoolCapacityCap);
-    std::size_t page = 64;
-    while (page < p.page_slots && page < (std::size_t{1} << 20)) page *= 2;
-    p.page_slots = page;
+    // page_slots is left as asked: the pool applies its own rule (engine::page_slots_for).
   }
 }
 

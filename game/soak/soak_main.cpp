@@ -128,11 +128,10 @@ std::uint64_t warmup_end(const Args& args) {
 // only when full (to twice its live count), a fixed-step pool by its step, a stable pool rounds
 // up to whole pages, and a pool coming back from heap mode returns at its earlier capacity,
 // which obeyed the same bound for an earlier (lower) peak. More than this is a slot leak.
-// (The scenario loader accepts only powers of two >= 64 for page_slots, so it is the pool's own
-// page length.)
-std::size_t capacity_bound(const game::PoolConfig& pool, std::size_t live_peak) {
+// `page_slots` is the pool's own page length (StoreStats::page_slots, after its rule for 0).
+std::size_t capacity_bound(const game::PoolConfig& pool, std::size_t page_slots, std::size_t live_peak) {
   const std::size_t grown = pool.growth_step == 0 ? 2 * live_peak : live_peak + pool.growth_step;
-  return std::max(pool.initial_capacity, grown) + pool.page_slots;
+  return std::max(pool.initial_capacity, grown) + page_slots;
 }
 
 double mib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
@@ -174,7 +173,7 @@ void watch_pools(const game::Scenario& scenario, const game::SimStats& stats, st
     raise_to(late ? w.capacity_peak_late : w.capacity_peak_warm, pool.capacity);
     // The store's own peak, counted at every spawn: objects that are born and die inside one
     // step never show in a count taken between steps, but a pool may have grown for them.
-    const std::size_t bound = capacity_bound(scenario.pools[p], pool.peak_live);
+    const std::size_t bound = capacity_bound(scenario.pools[p], pool.page_slots, pool.peak_live);
     if (pool.capacity > bound) ++totals.over_bound_frames;
     if (w.worst_bound == 0 || pool.capacity * w.worst_bound > w.worst_capacity * bound) {
       w.worst_capacity = pool.capacity;

@@ -33,6 +33,8 @@ TEST(Scenario, MinimalFileGetsDefaults) {
   EXPECT_EQ(r.scenario->waves.size(), 1u);
   EXPECT_EQ(r.scenario->player.lives, 3);
   EXPECT_TRUE(r.scenario->pooling);
+  // Pools the file does not size get the library's own page rule (engine::page_slots_for).
+  EXPECT_EQ(r.scenario->pools[static_cast<std::size_t>(PoolId::bullets)].page_slots, 0u);
 }
 
 TEST(Scenario, ReadsValues) {
@@ -47,6 +49,7 @@ TEST(Scenario, ReadsValues) {
   EXPECT_FLOAT_EQ(s.stress, 2.5f);
   EXPECT_EQ(s.storage, engine::StorageMode::stable);
   EXPECT_EQ(s.pools[static_cast<std::size_t>(PoolId::particles)].growth_step, 50u);
+  EXPECT_EQ(s.pools[static_cast<std::size_t>(PoolId::particles)].page_slots, 128u);
   EXPECT_EQ(s.waves[0].kind, EnemyKind::boss);
   EXPECT_EQ(s.waves[0].pattern, FirePattern::spiral);
   EXPECT_EQ(s.waves[0].hp, 50);
@@ -80,7 +83,9 @@ TEST(Scenario, AbsurdValuesAreRefused) {
   EXPECT_EQ(error_of(R"({"pools": {"enemies": {"initial_capacity": 500, "max_capacity": 100}}, "waves": [{}]})"),
             "scenario 't.json': key 'pools.enemies.initial_capacity': must not exceed max_capacity (100)");
   EXPECT_EQ(error_of(R"({"pools": {"enemies": {"page_slots": 100}}, "waves": [{}]})"),
-            "scenario 't.json': key 'pools.enemies.page_slots': must be a power of two");
+            "scenario 't.json': key 'pools.enemies.page_slots': must be 0 (automatic) or a power of two >= 64");
+  EXPECT_EQ(error_of(R"({"pools": {"enemies": {"page_slots": 32}}, "waves": [{}]})"),
+            "scenario 't.json': key 'pools.enemies.page_slots': must be 0 (automatic) or a power of two >= 64");
   EXPECT_EQ(error_of(R"({"seed": -1, "waves": [{}]})"),
             "scenario 't.json': key 'seed': must be an integer in 0..18446744073709551615 (got -1)");
   // Each value in range, the product absurd: a billion bullets a second.

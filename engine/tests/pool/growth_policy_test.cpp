@@ -108,6 +108,24 @@ TEST(GrowthPolicy, ChangingOnlyTheGrowthRuleMovesNothing) {
   EXPECT_EQ(capacities_until_full(pool, 100), (std::vector<std::size_t>{64, 74, 84, 94, 104}));
 }
 
+TEST(GrowthPolicy, PageSlotsForIsTheRuleThePoolApplies) {
+  // Automatic: about 1 MiB of objects per page, within 64..16384 slots.
+  EXPECT_EQ(engine::page_slots_for(0, 48), 16384u);
+  EXPECT_EQ(engine::page_slots_for(0, 256), 4096u);
+  EXPECT_EQ(engine::page_slots_for(0, 1u << 20), 64u);
+  // Requested: clamped to the limits, rounded up to a power of two.
+  EXPECT_EQ(engine::page_slots_for(100, 48), 128u);
+  EXPECT_EQ(engine::page_slots_for(1, 48), engine::min_page_slots);
+  EXPECT_EQ(engine::page_slots_for(~std::size_t{0}, 48), engine::max_page_slots);
+  struct Big {
+    unsigned char bytes[256];
+  };
+  VectorPool<Big> automatic(policy(StorageMode::stable, 1, 0, 1u << 20, 0));
+  EXPECT_EQ(automatic.policy().page_slots, engine::page_slots_for(0, sizeof(Big)));
+  VectorPool<std::uint64_t> asked(policy(StorageMode::stable, 1, 0, 1u << 20, 3000));
+  EXPECT_EQ(asked.policy().page_slots, 4096u);
+}
+
 TEST(GrowthPolicy, MaxCapacityZeroRefusesEverything) {
   VectorPool<std::uint64_t> pool(policy(StorageMode::contiguous, 10, 0, 0));
   EXPECT_EQ(pool.capacity(), 0u);

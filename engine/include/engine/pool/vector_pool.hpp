@@ -502,13 +502,7 @@ template <class T>
 GrowthPolicy VectorPool<T>::normalized(GrowthPolicy policy) noexcept {
   policy.max_capacity = std::min(policy.max_capacity, max_index_space);
   policy.initial_capacity = std::min(policy.initial_capacity, policy.max_capacity);
-  if (policy.page_slots == 0) {  // automatic: the largest power of two of about 1 MiB of objects
-    std::size_t slots = 64;
-    while (slots < 16384 && 2 * slots * sizeof(typename Page::Slot) <= (std::size_t{1} << 20)) slots *= 2;
-    policy.page_slots = slots;
-  }
-  policy.page_slots = detail::round_up_pow2(
-      std::clamp(policy.page_slots, std::size_t{64}, std::size_t{1} << 30));
+  policy.page_slots = page_slots_for(policy.page_slots, sizeof(typename Page::Slot));
   return policy;
 }
 
