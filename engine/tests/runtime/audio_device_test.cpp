@@ -60,3 +60,16 @@ TEST(AudioDevice, AMissingDriverIsOneLineAndLeavesNothingOpen) {
 }
 
 }  // namespace
+
+namespace {
+
+// ctest sets POOLSHOT_SOURCE_DIR on every gtest; under ctest the audio driver must be the
+// silent one (cmake/ctest_dummy_audio.cmake), so no test reaches a real sound card.
+TEST(AudioDevice, CtestRunsEveryTestWithTheDummyDriver) {
+  if (std::getenv("POOLSHOT_SOURCE_DIR") == nullptr) GTEST_SKIP() << "not run by ctest";
+  const char* driver = std::getenv("SDL_AUDIODRIVER");
+  ASSERT_NE(driver, nullptr);
+  EXPECT_STREQ(driver, "dummy");
+}
+
+}  // namespace
