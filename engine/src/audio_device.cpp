@@ -38,7 +38,11 @@ Status AudioDevice::open(Mixer& mixer, int buffer_frames) {
 void AudioDevice::close() noexcept {
   if (device_ != 0) SDL_CloseAudioDevice(device_);  // waits for a running callback to return
   device_ = 0;
-  if (subsystem_) SDL_QuitSubSystem(SDL_INIT_AUDIO);
+  if (subsystem_) {
+    SDL_QuitSubSystem(SDL_INIT_AUDIO);
+    // The runtime skips SDL_Quit while audio is still up; the last one out calls it.
+    if (SDL_WasInit(SDL_INIT_EVERYTHING) == 0) SDL_Quit();
+  }
   subsystem_ = false;
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 
 namespace game {
 namespace {
@@ -148,6 +149,28 @@ TEST(GameAudio, HeldFireWithEveryVoiceBusyAllocatesNothing) {
   EXPECT_GT(audio.hum().gain, 0.05f);             // held fire is heard
   EXPECT_GT(loudest, 0.05f);
   EXPECT_LE(loudest, 1.0f);
+}
+
+// The binary itself: a missing audio driver is one line on stderr and a normal, silent run.
+TEST(GameAudioCli, NoAudioDevicePrintsOneLineAndTheGameRunsSilent) {
+  const test::RunResult r = test::run_binary(POOLSHOT_BINARY, "--frames 3", test::Streams::stderr_only,
+                                             "SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=nonexistent");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const std::string line = "poolshot: no audio device (Audio target 'nonexistent' not available); running silent\n";
+  const std::size_t at = r.out.find(line);
+  EXPECT_NE(at, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("audio", at + line.size()), std::string::npos) << "more than one line about audio: " << r.out;
+  const test::RunResult dummy = test::run_binary(POOLSHOT_BINARY, "--frames 3 --volume 30 --mute",
+                                                 test::Streams::stderr_only,
+                                                 "SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy");
+  EXPECT_EQ(dummy.exit_code, 0) << dummy.out;
+  EXPECT_EQ(dummy.out.find("no audio device"), std::string::npos) << dummy.out;
+}
+
+TEST(GameAudioCli, ABadVolumeIsAUsageError) {
+  const test::RunResult r = test::run_binary(POOLSHOT_BINARY, "--headless --volume 150", test::Streams::stderr_only);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("--volume: '150' is not a whole number from 0 to 100"), std::string::npos) << r.out;
 }
 
 }  // namespace
