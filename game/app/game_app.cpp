@@ -51,6 +51,8 @@ void GameApp::fixed_update(const engine::InputState& input, double /*dt: always 
   // T toggles autofire, through the settings struct like every other setting.
   constexpr std::uint32_t kKeyT = 1u << ('T' - 'A');
   if (!script_ && (input.letters_pressed & kKeyT) != 0) sim_.settings().autofire = !sim_.settings().autofire;
+  constexpr std::uint32_t kKeyM = 1u << ('M' - 'A');  // mute is not game input: scripts keep it
+  if ((input.letters_pressed & kKeyM) != 0) audio_.toggle_mute();
   const std::uint64_t growths_before = sim_.stats().growth_events;
   const Input step_input =
       script_ ? script_->next(sim_.settings(), sim_.player_position()) : map_input(input, sim_.player_position());
@@ -64,6 +66,7 @@ void GameApp::fixed_update(const engine::InputState& input, double /*dt: always 
   // Pool growths become FrameStats events, so the overlay can mark them on its graph.
   record_growth_events(sim_, app_.stats(), growth_records_seen_);
   rates_.sample(after.frame, after.pools);
+  audio_.after_step(after);
 }
 
 void GameApp::log_committed_frame() {
@@ -121,6 +124,8 @@ void GameApp::carry_out(const OverlayCommands& c) {
   if (c.settings) sim_.settings() = *c.settings;  // the next step applies it
   if (c.toggle_pause) app_.set_paused(!app_.paused());
   if (c.single_step) app_.clock().request_single_step();
+  if (c.volume) audio_.set_volume(*c.volume);
+  if (c.muted) audio_.set_muted(*c.muted);
   if (c.vsync && !app_.set_vsync(*c.vsync)) panel_.set_message("vsync: the driver refused the change");
   if (c.reset_stats) {
     app_.stats().clear();
@@ -170,6 +175,7 @@ void GameApp::imgui() {
                                                         : "GAME OVER - press R to play again");
     }
     if (app_.paused()) ImGui::TextUnformatted("PAUSED - P to resume, N to step");
+    if (audio_.muted()) ImGui::TextUnformatted("MUTED - M for sound");
   }
   ImGui::End();
 
@@ -178,6 +184,7 @@ void GameApp::imgui() {
   runtime.paused = app_.paused();
   runtime.vsync = app_.vsync();
   runtime.deterministic = app_.deterministic();
+  runtime.sound = {audio_.device_open(), audio_.volume(), audio_.muted()};
   carry_out(panel_.draw({model_, sim_.settings(), runtime, compare_.get()}));
 }
 

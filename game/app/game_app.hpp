@@ -6,6 +6,7 @@
 // With a ScriptPlayer the script replaces the device input for the simulation (the runtime's
 // own keys, F1, pause, step, quit, still work) and applies its settings changes.
 #include "compare_run.hpp"
+#include "game_audio.hpp"
 #include "frame_log.hpp"
 #include "overlay_model.hpp"
 #include "overlay_panel.hpp"
@@ -42,6 +43,7 @@ class GameApp : public engine::AppHooks {
   void start_compare(std::uint64_t frames);
   const CompareRun* compare() const noexcept { return compare_.get(); }
   static Input map_input(const engine::InputState& input, Vec2 player);
+  GameAudio& audio() noexcept { return audio_; }  // main opens its device (not headless)
 
  private:
   OverlayViewOptions view_options() const;
@@ -59,6 +61,7 @@ class GameApp : public engine::AppHooks {
   OverlayModel model_;
   OverlayPanel panel_;
   std::unique_ptr<CompareRun> compare_;
+  GameAudio audio_;  // silent until audio().open_device()
   std::uint64_t frame_allocs_ = 0;  // operator new calls in this frame's steps
   bool frame_grew_ = false;         // a store grew in this frame's steps
   bool logged_frame_grew_ = false;  // the same, for the frame FrameStats committed last

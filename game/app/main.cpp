@@ -156,6 +156,9 @@ int main(int argc, char** argv) {
     config.deterministic_time = fixed_length;
     engine::Application app(config);
     game::GameApp game_app(sim, app, game::kDefaultWarmupFrames, script ? &*script : nullptr);
+    game_app.audio().set_volume(static_cast<float>(options.volume) / 100.0f);
+    game_app.audio().set_muted(options.mute);
+    game_app.audio().open_device();  // without one: one line on stderr, and the game runs silent
     const int code = app.run(game_app);  // prints its own one-line failure
     if (code != 0) return code;
     game_app.finish();

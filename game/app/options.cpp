@@ -14,7 +14,7 @@ constexpr const char* kUsage =
     "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
-    "                [--render-path fast|instanced]\n"
+    "                [--render-path fast|instanced] [--volume 0..100] [--mute]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
     "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
     "                       (default with --script: the script's length)\n"
@@ -42,6 +42,8 @@ constexpr const char* kUsage =
     "  --pace               headless: after each step rest a ninth of its time, so a\n"
     "                       run under a real-time scheduler (chrt -f, as scripts/bench\n"
     "                       does) is never stalled by the kernel's real-time throttle\n"
+    "  --volume N           sound volume, N in 0..100 (default 80; the overlay has a slider)\n"
+    "  --mute               start with the sound muted (M toggles it in the game)\n"
     "  --help               this text\n";
 
 // Decimal digits only (no sign, no spaces, no hex), at most `max`; false otherwise.
@@ -82,17 +84,22 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       inline_value = arg.substr(eq + 1);
       arg.resize(eq);
     }
-    static const std::set<std::string> switches = {"--headless", "--autofire", "--compare", "--pace"};
+    static const std::set<std::string> switches = {"--headless", "--autofire", "--compare", "--pace",
+                                                   "--mute"};
     static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
                                                  "--storage", "--report",   "--screenshot", "--frame-csv",
-                                                 "--advise",  "--script",  "--render-path"};
+                                                 "--advise",  "--script",  "--render-path", "--volume"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown flag '" + std::string(argv[i]) + "'");
     }
     if (!seen.insert(arg).second) return fail(arg + " given more than once");
     if (switches.count(arg) != 0) {
       if (inline_value) return fail(arg + " takes no value");
-      (arg == "--headless" ? o.headless : arg == "--autofire" ? o.autofire : arg == "--pace" ? o.pace : o.compare) = true;
+      (arg == "--headless"   ? o.headless
+       : arg == "--autofire" ? o.autofire
+       : arg == "--pace"     ? o.pace
+       : arg == "--mute"     ? o.mute
+                             : o.compare) = true;
       continue;
     }
     std::string value;
@@ -115,6 +122,10 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
         return fail("--seed: '" + value + "' is not a whole number from 0 to 18446744073709551615 (2^64-1)");
       }
       o.seed = n;
+    } else if (arg == "--volume") {
+      std::uint64_t n = 0;
+      if (!parse_unsigned(value, 100, n)) return fail("--volume: '" + value + "' is not a whole number from 0 to 100");
+      o.volume = static_cast<int>(n);
     } else if (arg == "--pooling") {
       if (value != "on" && value != "off") return fail("--pooling: '" + value + "' is not 'on' or 'off'");
       o.pooling = value == "on";

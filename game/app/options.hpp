@@ -3,7 +3,7 @@
 //   poolshot [--headless] [--frames N] [--scenario FILE] [--seed N] [--pooling on|off]
 //            [--storage contiguous|stable] [--autofire] [--report FILE] [--screenshot FILE]
 //            [--frame-csv FILE] [--pace] [--compare] [--advise FILE] [--script FILE]
-//            [--render-path fast|instanced]
+//            [--render-path fast|instanced] [--volume 0..100] [--mute]
 // Values go as `--flag value` or `--flag=value`. A bad flag or value is a usage error:
 // main prints the reason and the usage to stderr and exits 2.
 #include <engine/pool/growth_policy.hpp>
@@ -35,6 +35,8 @@ struct Options {
   std::string script;                         // input/settings timeline (script.hpp); empty: none
   bool instanced_render = false;              // --render-path instanced: every sprite an instanced
                                               // quad (the old path), not the CPU-stamped fast path
+  int volume = 80;                            // --volume 0..100: the mixer's master volume
+  bool mute = false;                          // --mute: start silent (M toggles)
 };
 
 struct ParsedOptions {

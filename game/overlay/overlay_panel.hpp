@@ -29,6 +29,8 @@ struct OverlayCommands {
   bool toggle_pause = false;
   bool single_step = false;           // one step while paused
   std::optional<bool> vsync;
+  std::optional<float> volume;        // master volume 0..1
+  std::optional<bool> muted;
   bool reset_stats = false;           // frame-time window, events, rates
   bool export_csv = false;            // frame window + growth log to csv_dir
   bool start_compare = false;         // A/B run of compare_frames steps each
@@ -42,6 +44,11 @@ struct OverlayRuntime {               // what the panel shows of the runtime
   bool paused = false;
   bool vsync = false;
   bool deterministic = false;         // one step per frame (scripted runs, screenshots)
+  struct Sound {
+    bool device = false;              // false: no audio device, the game runs silent
+    float volume = 0.8f;              // 0..1
+    bool muted = false;
+  } sound;
 };
 
 struct OverlayFrame {
@@ -63,7 +70,7 @@ class OverlayPanel {
   const FrameGraphRects& graph_rects() const noexcept { return graph_; }  // with its lanes (tests)
   ScreenRect panel_rect() const noexcept { return panel_rect_; }
   // Where a widget was drawn last, by label: the section headers, "pooling", "Pause",
-  // "Reset statistics", "Apply suggestions", "Run A/B". Empty if not drawn. Tests click there.
+  // "Reset statistics", "volume", "Apply suggestions", "Run A/B". Empty if not drawn. Tests click there.
   ScreenRect item_rect(const char* label) const noexcept;
 
  private:
@@ -90,7 +97,7 @@ class OverlayPanel {
   std::string message_;
   FrameGraphRects graph_;
   ScreenRect panel_rect_;
-  std::array<std::pair<const char*, ScreenRect>, 12> items_{};
+  std::array<std::pair<const char*, ScreenRect>, 16> items_{};
 };
 
 }  // namespace game

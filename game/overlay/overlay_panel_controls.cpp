@@ -141,6 +141,20 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   remember("Reset statistics");
   help_marker("Clears the frame-time window, its markers and the per-second rates. Peaks and growth "
               "counts are the pools' own and cover the whole run.");
+
+  // Sound: the master volume and mute (M); the hum follows the pools' live objects and fill.
+  const OverlayRuntime::Sound& sound = frame.runtime.sound;
+  int volume = static_cast<int>(std::lround(sound.volume * 100.0f));
+  ImGui::SetNextItemWidth(150);
+  if (ImGui::SliderInt("volume", &volume, 0, 100, "%d %%")) out.volume = static_cast<float>(volume) / 100.0f;
+  remember("volume");
+  ImGui::SameLine();
+  bool muted = sound.muted;
+  if (ImGui::Checkbox("mute (M)", &muted)) out.muted = muted;
+  if (!sound.device) {
+    ImGui::SameLine();
+    ImGui::TextColored(kDim, "no audio device: silent");
+  }
 }
 
 // ------------------------------------------------------------------------------ advisor

@@ -39,6 +39,23 @@ TEST(Options, EveryFlag) {
   EXPECT_EQ(o.report, "r.json");
 }
 
+TEST(Options, VolumeAndMute) {
+  const ParsedOptions defaults = parse({});
+  ASSERT_TRUE(defaults.options.has_value());
+  EXPECT_EQ(defaults.options->volume, 80);
+  EXPECT_FALSE(defaults.options->mute);
+  const ParsedOptions p = parse({"--volume", "0", "--mute"});
+  ASSERT_TRUE(p.options.has_value()) << p.error;
+  EXPECT_EQ(p.options->volume, 0);
+  EXPECT_TRUE(p.options->mute);
+  EXPECT_EQ(parse({"--volume=100"}).options->volume, 100);
+  EXPECT_EQ(parse({"--volume", "101"}).error, "--volume: '101' is not a whole number from 0 to 100");
+  EXPECT_EQ(parse({"--volume", "-1"}).error, "--volume: '-1' is not a whole number from 0 to 100");
+  EXPECT_EQ(parse({"--volume", "loud"}).error, "--volume: 'loud' is not a whole number from 0 to 100");
+  EXPECT_EQ(parse({"--volume"}).error, "--volume needs a value");
+  EXPECT_EQ(parse({"--mute=yes"}).error, "--mute takes no value");
+}
+
 TEST(Options, Help) { EXPECT_TRUE(parse({"--help"}).help); }
 
 TEST(Options, BadInputsSayWhy) {
