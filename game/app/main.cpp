@@ -3,6 +3,7 @@
 // Exit codes: 0 done; 1 the environment failed us (no display, report not writable);
 // 2 the request was wrong (bad flag or value, bad scenario or script file).
 #include "atlas_cells.hpp"
+#include "best_score.hpp"
 #include "capacity_advisor.hpp"
 #include "compare_chart.hpp"
 #include "compare_run.hpp"
@@ -17,6 +18,8 @@
 #include "simulation.hpp"
 
 #include <engine/application.hpp>
+
+#include <SDL.h>
 
 #include <cinttypes>
 #include <cstdio>
@@ -137,8 +140,8 @@ int main(int argc, char** argv) {
     // No screen to show or sync to: the runtime's offscreen mode (real GL, no vsync).
     config.mode = offscreen_requested() ? engine::RunMode::offscreen : engine::RunMode::windowed;
     config.vsync = config.mode == engine::RunMode::windowed;
-    config.width = static_cast<int>(scenario.world_width);
-    config.height = static_cast<int>(scenario.world_height);
+    config.width = options.window_width > 0 ? options.window_width : static_cast<int>(scenario.world_width);
+    config.height = options.window_height > 0 ? options.window_height : static_cast<int>(scenario.world_height);
     config.max_frames = fixed_length ? static_cast<std::int64_t>(length) : -1;
     config.screenshot_path = options.screenshot;
     // At most 4 steps per rendered frame: when the machine cannot keep up (300k objects on
@@ -155,7 +158,22 @@ int main(int argc, char** argv) {
     // and each step has the render time of its own frame.
     config.deterministic_time = fixed_length;
     engine::Application app(config);
-    game::GameApp game_app(sim, app, game::kDefaultWarmupFrames, script ? &*script : nullptr);
+    // A person playing gets the title screen and a best score kept between runs; a run with a
+    // fixed length or a script (tests, screenshots, figures) starts playing and keeps none.
+    const bool interactive = !fixed_length && !options.skip_title;
+    std::optional<game::BestScoreFile> best;
+    if (!fixed_length) {
+      char* pref = SDL_GetPrefPath("poolshot", "poolshot");  // creates the folder; null: none here
+      const std::string path = game::best_score_path(pref);
+      SDL_free(pref);
+      if (path.empty()) {
+        std::fprintf(stderr, "poolshot: no folder for the best score (%s); it will not be kept\n", SDL_GetError());
+      } else {
+        best.emplace(path);
+      }
+    }
+    game::GameApp game_app(sim, app, game::kDefaultWarmupFrames, script ? &*script : nullptr, !interactive,
+                           best ? &*best : nullptr);
     const int code = app.run(game_app);  // prints its own one-line failure
     if (code != 0) return code;
     game_app.finish();

@@ -14,7 +14,7 @@ constexpr const char* kUsage =
     "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
-    "                [--render-path fast|instanced]\n"
+    "                [--render-path fast|instanced] [--window WxH] [--skip-title]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
     "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
     "                       (default with --script: the script's length)\n"
@@ -37,6 +37,9 @@ constexpr const char* kUsage =
     "                       mouse and gamepad; the report gets one phase per settings span\n"
     "  --render-path PATH   fast (default): small sprites stamped on the CPU into one\n"
     "                       image per blend group; instanced: every sprite a GL quad\n"
+"  --window WxH         window size in pixels (default: the scenario's world size);\n"
+    "                       W in 320..7680, H in 240..4320\n"
+    "  --skip-title         start playing at once (runs with --frames or --script do)\n"
     "  --frame-csv FILE     write every frame's sim/render ms, heap allocations and\n"
     "                       growth flag as CSV at exit (scripts/bench charts it)\n"
     "  --pace               headless: after each step rest a ninth of its time, so a\n"
@@ -82,17 +85,22 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       inline_value = arg.substr(eq + 1);
       arg.resize(eq);
     }
-    static const std::set<std::string> switches = {"--headless", "--autofire", "--compare", "--pace"};
+    static const std::set<std::string> switches = {"--headless", "--autofire", "--compare", "--pace",
+                                                   "--skip-title"};
     static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
                                                  "--storage", "--report",   "--screenshot", "--frame-csv",
-                                                 "--advise",  "--script",  "--render-path"};
+                                                 "--advise",  "--script",  "--render-path", "--window"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown flag '" + std::string(argv[i]) + "'");
     }
     if (!seen.insert(arg).second) return fail(arg + " given more than once");
     if (switches.count(arg) != 0) {
       if (inline_value) return fail(arg + " takes no value");
-      (arg == "--headless" ? o.headless : arg == "--autofire" ? o.autofire : arg == "--pace" ? o.pace : o.compare) = true;
+      (arg == "--headless"     ? o.headless
+       : arg == "--autofire"   ? o.autofire
+       : arg == "--pace"       ? o.pace
+       : arg == "--skip-title" ? o.skip_title
+                               : o.compare) = true;
       continue;
     }
     std::string value;
@@ -128,6 +136,15 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
         return fail("--render-path: '" + value + "' is not 'fast' or 'instanced'");
       }
       o.instanced_render = value == "instanced";
+    } else if (arg == "--window") {
+      const auto x = value.find('x');
+      std::uint64_t w = 0, h = 0;
+      if (x == std::string::npos || !parse_unsigned(std::string_view(value).substr(0, x), 7680, w) ||
+          !parse_unsigned(std::string_view(value).substr(x + 1), 4320, h) || w < 320 || h < 240) {
+        return fail("--window: '" + value + "' is not WIDTHxHEIGHT with 320..7680 x 240..4320 pixels");
+      }
+      o.window_width = static_cast<int>(w);
+      o.window_height = static_cast<int>(h);
     } else if (value.empty()) {
       return fail(arg + ": the file name is empty");
     } else if (arg == "--scenario") {

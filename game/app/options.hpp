@@ -3,7 +3,7 @@
 //   poolshot [--headless] [--frames N] [--scenario FILE] [--seed N] [--pooling on|off]
 //            [--storage contiguous|stable] [--autofire] [--report FILE] [--screenshot FILE]
 //            [--frame-csv FILE] [--pace] [--compare] [--advise FILE] [--script FILE]
-//            [--render-path fast|instanced]
+//            [--render-path fast|instanced] [--window WxH] [--skip-title]
 // Values go as `--flag value` or `--flag=value`. A bad flag or value is a usage error:
 // main prints the reason and the usage to stderr and exits 2.
 #include <engine/pool/growth_policy.hpp>
@@ -35,6 +35,8 @@ struct Options {
   std::string script;                         // input/settings timeline (script.hpp); empty: none
   bool instanced_render = false;              // --render-path instanced: every sprite an instanced
                                               // quad (the old path), not the CPU-stamped fast path
+  int window_width = 0, window_height = 0;    // --window WxH; 0: the scenario's world size
+  bool skip_title = false;                    // start in play (headless and fixed-length runs always do)
 };
 
 struct ParsedOptions {

@@ -63,15 +63,16 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
   };
 
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(display.x - kWidth - 8, 8), ImGuiCond_Always);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(kWidth, 60), ImVec2(kWidth, std::max(60.0f, display.y - 16)));
-  ImGui::SetNextWindowBgAlpha(0.80f);
+  const float width = docked_width(display.x);
+  ImGui::SetNextWindowPos(ImVec2(display.x - width, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, std::max(60.0f, display.y)), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the playfield is beside it, nothing is behind it
   ImGui::PushStyleColor(ImGuiCol_TitleBg, vec(title));
   ImGui::PushStyleColor(ImGuiCol_TitleBgActive, vec(title));
   ImGui::PushStyleColor(ImGuiCol_TitleBgCollapsed, vec(title));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 4.0f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoMove;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
   if (ImGui::Begin("Poolshot debug  (F1 hides)", nullptr, flags)) {
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     panel_rect_ = {pos.x, pos.y, pos.x + size.x, pos.y + size.y};
@@ -90,6 +91,7 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     if (header("Controls", false)) draw_controls(frame, out);
     if (header("Advisor", false)) draw_advisor(frame, out);
     if (header("Compare", false)) draw_compare(frame, out);
+    scroll_max_y_ = ImGui::GetScrollMaxY();
   }
   ImGui::End();
   ImGui::PopStyleVar();
@@ -146,8 +148,13 @@ void OverlayPanel::draw_pools(const OverlayModel& model) {
 }
 
 void OverlayPanel::draw_growth_log(const OverlayModel& model) {
-  char label[64];
-  std::snprintf(label, sizeof label, "Growth log: %" PRIu64 " growths###growth_log", model.growth_events);
+  char label[96];
+  if (model.rebuilds > 0) {
+    std::snprintf(label, sizeof label, "Growth log: %" PRIu64 " growths, %" PRIu64 " rebuilds###growth_log",
+                  model.growth_events, model.rebuilds);
+  } else {
+    std::snprintf(label, sizeof label, "Growth log: %" PRIu64 " growths###growth_log", model.growth_events);
+  }
   if (!ImGui::TreeNodeEx(label, ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (model.growth_log.empty()) {
     ImGui::TextColored(kDim, "no pool has grown: every spawn found a free slot");
@@ -168,7 +175,11 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
       ImGui::TableNextColumn();
       ImGui::TextColored(vec(pool(g.pool)), "%s", short_name(g.pool));
       ImGui::TableNextColumn();
-      ImGui::Text("%zu -> %zu", g.old_capacity, g.new_capacity);
+      if (g.rebuild) {  // pooling switched back on: the pool came back at its warm size
+        ImGui::TextColored(kDim, "rebuild %zu -> %zu", g.old_capacity, g.new_capacity);
+      } else {
+        ImGui::Text("%zu -> %zu", g.old_capacity, g.new_capacity);
+      }
       cell(Bytes(g.bytes_allocated).text);
       ImGui::TableNextColumn();
       ImGui::Text("%.0f us", g.microseconds);

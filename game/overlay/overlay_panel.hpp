@@ -5,8 +5,9 @@
 // engine::Application API. The panel keeps only view state (window length, graph style,
 // edits not yet applied), never game state, so what it shows is what the report says.
 //
-// Layout: one window at the right edge, semi-transparent so the game shows through, with
-// collapsing headers Pools, Frame time, Memory, Controls, Advisor, Compare. Warnings (a
+// Layout: one opaque column docked at the right edge, full height, that neither moves nor
+// resizes; GameApp draws the playfield into the rest of the window, so no object is ever
+// under the panel. Content taller than the window scrolls inside the column. Collapsing headers Pools, Frame time, Memory, Controls, Advisor, Compare. Warnings (a
 // pool at its max capacity refusing spawns) sit above the headers, always visible.
 #include "compare_run.hpp"
 #include "overlay_graph.hpp"
@@ -54,6 +55,10 @@ struct OverlayFrame {
 class OverlayPanel {
  public:
   static constexpr float kWidth = 480;
+  // The docked column's width in a window `display_width` wide (narrow windows keep 40 %).
+  static float docked_width(float display_width) noexcept {
+    return display_width * 0.6f < kWidth ? display_width * 0.6f : kWidth;
+  }
 
   OverlayCommands draw(const OverlayFrame& frame);  // between ImGui::NewFrame and Render
 
@@ -62,6 +67,8 @@ class OverlayPanel {
   ScreenRect graph_rect() const noexcept { return graph_.box; }      // last frame-time graph (tests)
   const FrameGraphRects& graph_rects() const noexcept { return graph_; }  // with its lanes (tests)
   ScreenRect panel_rect() const noexcept { return panel_rect_; }
+  // How far the column's content overflowed its height last frame (0: no scrolling needed).
+  float overflow() const noexcept { return scroll_max_y_; }
   // Where a widget was drawn last, by label: the section headers, "pooling", "Pause",
   // "Reset statistics", "Apply suggestions", "Run A/B". Empty if not drawn. Tests click there.
   ScreenRect item_rect(const char* label) const noexcept;
@@ -90,6 +97,7 @@ class OverlayPanel {
   std::string message_;
   FrameGraphRects graph_;
   ScreenRect panel_rect_;
+  float scroll_max_y_ = 0;
   std::array<std::pair<const char*, ScreenRect>, 12> items_{};
 };
 
