@@ -84,13 +84,21 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
                        frame.runtime.paused ? "  PAUSED" : "");
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());
-    // Pools, Frame time and Memory open: what there is to see; the rest is there to change.
+    // Pools and Memory open: what there is to see. The tall sections (Frame time, Controls,
+    // Advisor, Compare) share the rest of the column, one at a time, so the column fits a
+    // 720-pixel window without scrolling: opening one folds the one open before.
+    const auto tall = [&](const char* label, TallSection section) {
+      ImGui::SetNextItemOpen(open_tall_ == section, ImGuiCond_Always);
+      const bool shown = header(label, false);
+      if (ImGui::IsItemToggledOpen()) open_tall_ = shown ? section : TallSection::none;
+      return shown;
+    };
     if (header("Pools", true)) draw_pools(model);
-    if (header("Frame time", true)) draw_frame_time(model, out);
     if (header("Memory", true)) draw_memory(model);
-    if (header("Controls", false)) draw_controls(frame, out);
-    if (header("Advisor", false)) draw_advisor(frame, out);
-    if (header("Compare", false)) draw_compare(frame, out);
+    if (tall("Frame time", TallSection::frame_time)) draw_frame_time(model, out);
+    if (tall("Controls", TallSection::controls)) draw_controls(frame, out);
+    if (tall("Advisor", TallSection::advisor)) draw_advisor(frame, out);
+    if (tall("Compare", TallSection::compare)) draw_compare(frame, out);
     scroll_max_y_ = ImGui::GetScrollMaxY();
   }
   ImGui::End();

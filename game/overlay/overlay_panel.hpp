@@ -7,8 +7,10 @@
 //
 // Layout: one opaque column docked at the right edge, full height, that neither moves nor
 // resizes; GameApp draws the playfield into the rest of the window, so no object is ever
-// under the panel. Content taller than the window scrolls inside the column. Collapsing headers Pools, Frame time, Memory, Controls, Advisor, Compare. Warnings (a
-// pool at its max capacity refusing spawns) sit above the headers, always visible.
+// under the panel. Collapsing headers Pools and Memory, then the tall sections Frame time,
+// Controls, Advisor and Compare, one open at a time (opening one folds the other), so the
+// column fits 1280x720 without scrolling (taller content would scroll inside the column).
+// Warnings (a pool at its max capacity refusing spawns) sit above the headers, always visible.
 #include "compare_run.hpp"
 #include "overlay_graph.hpp"
 #include "overlay_model.hpp"
@@ -85,6 +87,8 @@ class OverlayPanel {
   void check_policy_request(const OverlayModel& model);
   void remember(const char* label);  // the last item's rect under `label` (a string literal)
 
+  enum class TallSection : std::uint8_t { none, frame_time, controls, advisor, compare };
+  TallSection open_tall_ = TallSection::frame_time;  // the one tall section shown
   OverlayViewOptions view_;
   bool stacked_ = true;
   char csv_dir_[256] = {};
