@@ -173,7 +173,7 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
   const ImGuiTableFlags flags = kTableFlags | ImGuiTableFlags_ScrollY;
   if (ImGui::BeginTable("growth", 6, flags, ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * rows_visible))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    columns({{"step", 42}, {"pool", 70}, {"capacity", 0}, {"bytes", 56}, {"time", 56}, {"moved", 44}});
+    columns({{"step", 42}, {"pool", 70}, {"capacity", 0}, {"bytes", 56}, {"time", 50}, {"moved", 50}});
     // Newest first: the growth that just happened is the one to explain.
     for (std::size_t k = model.growth_log.size(); k-- > 0;) {
       const GrowthRow& g = model.growth_log[k];
@@ -183,8 +183,10 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
       ImGui::TableNextColumn();
       ImGui::TextColored(vec(pool(g.pool)), "%s", short_name(g.pool));
       ImGui::TableNextColumn();
-      if (g.rebuild) {  // pooling switched back on: the pool came back at its warm size
-        ImGui::TextColored(kDim, "rebuild %zu -> %zu", g.old_capacity, g.new_capacity);
+      // A rebuild (pooling switched back on: the pool came back at its warm size) is dim and
+      // says so in its last column; it is not one of the growths counted above.
+      if (g.rebuild) {
+        ImGui::TextColored(kDim, "%zu -> %zu", g.old_capacity, g.new_capacity);
       } else {
         ImGui::Text("%zu -> %zu", g.old_capacity, g.new_capacity);
       }
@@ -192,7 +194,9 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
       ImGui::TableNextColumn();
       ImGui::Text("%.0f us", g.microseconds);
       ImGui::TableNextColumn();
-      if (g.relocated) {
+      if (g.rebuild) {
+        ImGui::TextColored(kDim, "rebuild");
+      } else if (g.relocated) {
         ImGui::Text("%zu", g.relocated_objects);
       } else {
         ImGui::TextColored(kDim, "no");
@@ -222,7 +226,7 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
   ImGui::SetNextItemWidth(-1);
   ImGui::InputTextWithHint("##csv_dir", "to: working dir", csv_dir_, sizeof csv_dir_);
 
-  graph_ = draw_frame_graph(w, stacked_, 128, points_scratch_);
+  graph_ = draw_frame_graph(w, stacked_, 112, points_scratch_);  // the column fits 720 rows
 
   if (ImGui::BeginTable("percentiles", 5, kTableFlags)) {
     columns({{"ms", 76}, {"p50", 48}, {"p99", 48}, {"max", 48}, {"", 0}});

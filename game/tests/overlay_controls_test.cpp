@@ -175,24 +175,30 @@ TEST(OverlayControls, AClickOnThePanelNeverFiresAClickBesideItDoes) {
   EXPECT_GT(h.sim.stats().pools[0].spawns, 0u) << "the click beside the panel fired";
 }
 
-// 1280x720 with Controls open: the docked column holds every control without scrolling
-// (the tall sections take turns), and nothing of it reaches past the window.
+// 1280x720 with Controls open and a full growth log (pressure.json's small pools grow at
+// once): the docked column holds every control without scrolling (the tall sections take
+// turns), and nothing of it reaches past the window.
 TEST(OverlayControls, ControlsFitWithoutScrollingAt1280x720) {
-  Harness h("default.json", true);
+  Harness h("pressure.json", true);
   SKIP_WITHOUT_GL(h);
-  float overflow_with_controls = -1;
+  float overflow_with_controls = -1, overflow_with_frame_time = -1;
   ScreenRect reset, panel;
+  std::size_t growth_rows = 0;
   h.game->script = [&](int f) {
-    h.click_on(f, 2, "Controls");  // opens Controls, folds Frame time
-    if (f == 12) {
+    if (f == 40) overflow_with_frame_time = h.game->panel().overflow();  // the default layout
+    h.click_on(f, 42, "Controls");  // opens Controls, folds Frame time
+    if (f == 58) {
+      growth_rows = h.game->overlay_model().growth_log.size();
       overflow_with_controls = h.game->panel().overflow();
       reset = h.game->panel().item_rect("Reset statistics");
       panel = h.game->panel().panel_rect();
     }
   };
-  ASSERT_EQ(h.run(14), 0);
+  ASSERT_EQ(h.run(60), 0);
   ASSERT_FALSE(reset.empty()) << "Controls did not open";
+  EXPECT_GE(growth_rows, 3u) << "the growth log shows its full three rows";
   EXPECT_EQ(overflow_with_controls, 0.0f) << "the column needs scrolling";
+  EXPECT_EQ(overflow_with_frame_time, 0.0f) << "the default layout needs scrolling";
   EXPECT_LE(reset.y1, panel.y1) << "the last control row is inside the column";
   EXPECT_LE(panel.y1, 720.0f);
 }
