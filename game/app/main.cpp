@@ -140,8 +140,14 @@ int main(int argc, char** argv) {
     // No screen to show or sync to: the runtime's offscreen mode (real GL, no vsync).
     config.mode = offscreen_requested() ? engine::RunMode::offscreen : engine::RunMode::windowed;
     config.vsync = config.mode == engine::RunMode::windowed;
-    config.width = options.window_width > 0 ? options.window_width : static_cast<int>(scenario.world_width);
-    config.height = options.window_height > 0 ? options.window_height : static_cast<int>(scenario.world_height);
+    // A player gets 1280x720, room for the docked overlay beside the playfield; a run with a
+    // fixed length or a script (screenshots, render figures) keeps the world's own size.
+    config.width = options.window_width > 0 ? options.window_width
+                   : fixed_length           ? static_cast<int>(scenario.world_width)
+                                            : 1280;
+    config.height = options.window_height > 0 ? options.window_height
+                    : fixed_length            ? static_cast<int>(scenario.world_height)
+                                              : 720;
     config.max_frames = fixed_length ? static_cast<std::int64_t>(length) : -1;
     config.screenshot_path = options.screenshot;
     // At most 4 steps per rendered frame: when the machine cannot keep up (300k objects on
@@ -163,7 +169,9 @@ int main(int argc, char** argv) {
     const bool interactive = !fixed_length && !options.skip_title;
     std::optional<game::BestScoreFile> best;
     if (!fixed_length) {
-      char* pref = SDL_GetPrefPath("poolshot", "poolshot");  // creates the folder; null: none here
+      // SDL_GetPrefPath creates its folder: not asked for when $POOLSHOT_PREF_DIR replaces it.
+      const char* override_dir = std::getenv("POOLSHOT_PREF_DIR");
+      char* pref = override_dir && override_dir[0] ? nullptr : SDL_GetPrefPath("poolshot", "poolshot");
       const std::string path = game::best_score_path(pref);
       SDL_free(pref);
       if (path.empty()) {
