@@ -243,10 +243,23 @@ Status Application::render_frame(AppHooks& hooks, bool last_frame) {
   glClearColor(static_cast<float>(c & 0xffu) / 255.0f, static_cast<float>((c >> 8) & 0xffu) / 255.0f,
                static_cast<float>((c >> 16) & 0xffu) / 255.0f, static_cast<float>((c >> 24) & 0xffu) / 255.0f);
   glClear(GL_COLOR_BUFFER_BIT);
+  const bool clipped = context.clip.z > 0 && context.clip.w > 0;
+  if (clipped) {  // the game's playfield: framebuffer pixels, origin bottom-left
+    const float sx = static_cast<float>(fb.x) / static_cast<float>(std::max(size.x, 1));
+    const float sy = static_cast<float>(fb.y) / static_cast<float>(std::max(size.y, 1));
+    const glm::ivec4& r = context.clip;
+    renderer_.set_scissor(glm::ivec4(static_cast<int>(static_cast<float>(r.x) * sx),
+                                     static_cast<int>(static_cast<float>(fb.y) - static_cast<float>(r.y + r.w) * sy),
+                                     static_cast<int>(static_cast<float>(r.z) * sx),
+                                     static_cast<int>(static_cast<float>(r.w) * sy)));
+  } else {
+    renderer_.set_scissor(glm::ivec4(0));
+  }
   const RenderCounters counters = renderer_.draw(batch_, camera_, fb.x, fb.y);
   stats_.set_draw_stats(counters.draw_calls, counters.sprites);
 
   imgui_.begin_frame(config_.deterministic_time ? config_.step_seconds : 0.0);
+  hooks.hud();
   if (overlay_visible_) hooks.imgui();
   imgui_.end_frame();
   imgui_.draw();

@@ -47,10 +47,74 @@ void ImGuiLayer::shutdown() noexcept {
   active_ = false;
   frame_open_ = false;
   event_mouse_valid_ = false;
+  held_.clear();
+  keys_fed_.reset();
+  buttons_fed_ = 0;
+  click_pos_valid_ = false;
+}
+
+namespace {
+
+bool is_key(const SDL_Event& e) { return e.type == SDL_KEYDOWN || e.type == SDL_KEYUP; }
+bool is_button(const SDL_Event& e) { return e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_MOUSEBUTTONUP; }
+std::uint32_t button_bit(const SDL_Event& e) { return 1u << (e.button.button & 31u); }
+bool same_input(const SDL_Event& a, const SDL_Event& b) {
+  if (is_key(a) && is_key(b)) return a.key.keysym.scancode == b.key.keysym.scancode;
+  if (is_button(a) && is_button(b)) return a.button.button == b.button.button;
+  return false;
+}
+
+}  // namespace
+
+bool ImGuiLayer::must_hold(const SDL_Event& event) const noexcept {
+  if (is_key(event)) {
+    const auto code = static_cast<std::size_t>(event.key.keysym.scancode);
+    if (code < keys_fed_.size() && keys_fed_[code]) return true;
+  } else if (is_button(event)) {
+    if ((buttons_fed_ & button_bit(event)) != 0) return true;
+  } else {
+    return false;
+  }
+  // Something for the same key is already waiting: this comes after it.
+  for (const SDL_Event& h : held_)
+    if (same_input(h, event)) return true;
+  return false;
 }
 
 bool ImGuiLayer::process_event(const SDL_Event& event) {
   if (!active_) return false;
+  if (must_hold(event)) {
+    held_.push_back(event);
+    return true;
+  }
+  return feed(event);
+}
+
+void ImGuiLayer::release_held() {
+  keys_fed_.reset();
+  buttons_fed_ = 0;
+  click_pos_valid_ = false;
+  std::vector<SDL_Event> waiting;
+  waiting.swap(held_);
+  for (const SDL_Event& e : waiting) {
+    if (must_hold(e)) {
+      held_.push_back(e);
+    } else {
+      feed(e);
+    }
+  }
+}
+
+bool ImGuiLayer::feed(const SDL_Event& event) {
+  if (is_key(event)) {
+    const auto code = static_cast<std::size_t>(event.key.keysym.scancode);
+    if (code < keys_fed_.size() && event.key.repeat == 0) keys_fed_[code] = true;
+  } else if (is_button(event)) {
+    buttons_fed_ |= button_bit(event);
+    click_pos_valid_ = true;
+    click_x_ = static_cast<float>(event.button.x);
+    click_y_ = static_cast<float>(event.button.y);
+  }
   if (event.type == SDL_MOUSEMOTION) {
     event_mouse_valid_ = true;
     event_mouse_x_ = static_cast<float>(event.motion.x);
@@ -74,6 +138,8 @@ void ImGuiLayer::begin_frame(double fixed_delta_seconds) {
   if (event_mouse_valid_ && !ImGui::IsMousePosValid(&io.MousePos) && SDL_GetMouseFocus() == nullptr) {
     io.MousePos = ImVec2(event_mouse_x_, event_mouse_y_);
   }
+  // A click this frame happened where its event says, wherever the pointer went after it.
+  if (click_pos_valid_) io.MousePos = ImVec2(click_x_, click_y_);
   // After the backend: it has just written its own measured DeltaTime.
   if (fixed_delta_seconds > 0.0) io.DeltaTime = static_cast<float>(fixed_delta_seconds);
   ImGui::NewFrame();
@@ -84,6 +150,7 @@ void ImGuiLayer::end_frame() {
   if (!active_ || !frame_open_) return;
   ImGui::Render();
   frame_open_ = false;
+  release_held();  // the next frame starts with what this one held back
 }
 
 void ImGuiLayer::draw() {

@@ -122,6 +122,7 @@ RenderCounters SpriteRenderer::submit(const Camera2D& camera, int framebuffer_wi
   if (!ready() || groups_.used == 0 || framebuffer_width <= 0 || framebuffer_height <= 0) return last_;
   last_ = uploaded_path_ == RenderPath::fast ? submit_fast(camera, framebuffer_width, framebuffer_height)
                                              : submit_instanced(camera, framebuffer_width, framebuffer_height);
+  glDisable(GL_SCISSOR_TEST);  // what comes next (the overlay, the next clear) sees the whole framebuffer
   return last_;
 }
 
@@ -129,7 +130,12 @@ void SpriteRenderer::begin_draw_state(const Camera2D& camera, int framebuffer_wi
   glViewport(0, 0, framebuffer_width, framebuffer_height);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
-  glDisable(GL_SCISSOR_TEST);
+  if (scissor_.z > 0 && scissor_.w > 0) {
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(scissor_.x, scissor_.y, scissor_.z, scissor_.w);
+  } else {
+    glDisable(GL_SCISSOR_TEST);
+  }
   glEnable(GL_BLEND);
   glBlendEquation(GL_FUNC_ADD);
   glUseProgram(program_.id());

@@ -22,13 +22,16 @@ constexpr double kCompareBudgetMs = 12.0;
 
 }  // namespace
 
-GameApp::GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup_frames, ScriptPlayer* script)
+GameApp::GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup_frames, ScriptPlayer* script,
+                 bool skip_title, BestScoreFile* best)
     : sim_(sim),
       app_(app),
       script_(script),
       log_(kMaxTimedFrames, warmup_frames),
       phases_(sim, app.config().max_frames >= 0 ? static_cast<std::uint64_t>(app.config().max_frames)
-                                                : std::uint64_t{kMaxTimedFrames}) {}
+                                                : std::uint64_t{kMaxTimedFrames}),
+      best_file_(best),
+      flow_(skip_title, best ? best->loaded() : 0) {}
 
 GameApp::~GameApp() = default;
 
@@ -53,9 +56,17 @@ void GameApp::fixed_update(const engine::InputState& input, double /*dt: always 
   if (!script_ && (input.letters_pressed & kKeyT) != 0) sim_.settings().autofire = !sim_.settings().autofire;
   constexpr std::uint32_t kKeyM = 1u << ('M' - 'A');  // mute is not game input: scripts keep it
   if ((input.letters_pressed & kKeyM) != 0) audio_.toggle_mute();
+  // The title screen runs no step: nothing moves, nothing spawns. Fire (Space, a click on the
+  // playfield) starts the game; so do Enter and the Play button (hud()).
+  if (!flow_.simulation_runs()) {
+    if (flow_.state() == FlowState::title && input.fire_pressed) flow_.start();
+    return;
+  }
   const std::uint64_t growths_before = sim_.stats().growth_events;
-  const Input step_input =
+  Input step_input =
       script_ ? script_->next(sim_.settings(), sim_.player_position()) : map_input(input, sim_.player_position());
+  step_input.restart = step_input.restart || restart_pending_;
+  restart_pending_ = false;
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t allocs = count_step_allocations(sim_, step_input);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -67,6 +78,8 @@ void GameApp::fixed_update(const engine::InputState& input, double /*dt: always 
   record_growth_events(sim_, app_.stats(), growth_records_seen_);
   rates_.sample(after.frame, after.pools);
   audio_.after_step(after);
+  flow_.observe(after.game_over, after.score);
+  if (flow_.take_best_to_save() && best_file_) best_file_->save(flow_.best_score());
 }
 
 void GameApp::log_committed_frame() {
@@ -95,11 +108,24 @@ void GameApp::render(engine::RenderContext& context) {
 
   if (compare_ && !compare_->done()) compare_->advance(kCompareBudgetMs);
 
-  // Show the whole playfield, centred, as large as the window allows.
+  follow_the_clock();
+
+  // The playfield: the window less the docked panel. The whole world shows in it, centred, as
+  // large as it allows; the camera still spans the window, so mouse aiming maps through the
+  // same transform, and the sprites are clipped to the playfield.
+  const float window_w = static_cast<float>(context.window_size.x), window_h = static_cast<float>(context.window_size.y);
+  const float panel = app_.overlay_visible() ? OverlayPanel::docked_width(window_w) : 0.0f;
+  playfield_ = {0, 0, std::max(1.0f, window_w - panel), std::max(1.0f, window_h)};
   const Rect world = sim_.world();
   const float w = world.max.x - world.min.x, h = world.max.y - world.min.y;
-  context.camera.center = {world.min.x + w / 2, world.min.y + h / 2};
-  context.camera.zoom = std::max(0.01f, std::min(context.camera.viewport.x / w, context.camera.viewport.y / h));
+  const float zoom = std::max(0.01f, std::min(playfield_.x1 / w, playfield_.y1 / h));
+  const float shift_x = (playfield_.x0 + playfield_.x1) / 2 - context.camera.viewport.x / 2;  // playfield centre
+  const float shift_y = (playfield_.y0 + playfield_.y1) / 2 - context.camera.viewport.y / 2;  // minus window centre
+  context.camera.zoom = zoom;
+  context.camera.center = {world.min.x + w / 2 - shift_x / zoom, world.min.y + h / 2 + shift_y / zoom};
+  if (panel > 0) {
+    context.clip = {0, 0, static_cast<int>(playfield_.x1), static_cast<int>(playfield_.y1)};
+  }
   sim_.collect_sprites(context.sprites, context.alpha);
 }
 
@@ -149,36 +175,6 @@ void GameApp::carry_out(const OverlayCommands& c) {
 }
 
 void GameApp::imgui() {
-  const SimStats s = sim_.stats();
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.35f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
-  if (ImGui::Begin("poolshot hud", nullptr, flags)) {
-    ImGui::Text("Score %" PRId64 "   Lives %d   Wave %u", s.score, s.lives, s.wave);
-    // The escalation meter: x1 .. x4096 on a log scale, hot colours as it climbs.
-    const float heat = std::clamp(s.heat_fraction, 0.0f, 1.0f);
-    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImVec4(1.0f, 1.0f - 0.7f * heat, 0.2f * (1 - heat), 1.0f));
-    char label[48];
-    std::snprintf(label, sizeof label, "FIRE x%.0f", static_cast<double>(s.heat_multiplier));
-    ImGui::ProgressBar(heat, ImVec2(260, 0), label);
-    ImGui::PopStyleColor();
-    ImGui::SameLine();
-    ImGui::TextUnformatted(heat > 0 ? "hold fire to stress the pools" : "hold Space / mouse to fire");
-    if (sim_.applied_settings().autofire) {
-      ImGui::TextColored(ImVec4(1, 0.85f, 0.3f, 1), "AUTOFIRE ON - T to take over (you can still move and restart)");
-    }
-    if (s.game_over) {
-      ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), sim_.applied_settings().autofire
-                                                        ? "GAME OVER - autofire restarts in 3 s, R now"
-                                                        : "GAME OVER - press R to play again");
-    }
-    if (app_.paused()) ImGui::TextUnformatted("PAUSED - P to resume, N to step");
-    if (audio_.muted()) ImGui::TextUnformatted("MUTED - M for sound");
-  }
-  ImGui::End();
-
   update_overlay_model(model_, {sim_, app_.stats(), rates_}, view_options());
   OverlayRuntime runtime;
   runtime.paused = app_.paused();

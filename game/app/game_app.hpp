@@ -2,12 +2,17 @@
 // game::GameApp: the shooter as engine::Application sees it (AppHooks). Maps the runtime's
 // InputState onto game::Input, steps the Simulation, hands its sprites to the batch, logs
 // per-frame timings and allocations for the report, records pool growths and rates for the
-// debug overlay, and draws a small HUD (score, lives, wave) and the overlay (F1) with ImGui.
+// debug overlay, and draws a small HUD (score, lives, wave), the title / pause / game-over
+// screens (GameFlow, flow_screens.cpp) and the overlay (F1) with ImGui.
+// The overlay docks at the right edge, full height; the playfield is scaled into the rest of
+// the window and the sprites are clipped to it, so nothing of the game hides under the panel.
 // With a ScriptPlayer the script replaces the device input for the simulation (the runtime's
 // own keys, F1, pause, step, quit, still work) and applies its settings changes.
+#include "best_score.hpp"
 #include "compare_run.hpp"
 #include "game_audio.hpp"
 #include "frame_log.hpp"
+#include "game_flow.hpp"
 #include "overlay_model.hpp"
 #include "overlay_panel.hpp"
 #include "overlay_rates.hpp"
@@ -17,19 +22,25 @@
 
 #include <engine/application.hpp>
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 namespace game {
 
 class GameApp : public engine::AppHooks {
  public:
-  GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup_frames, ScriptPlayer* script = nullptr);
+  // skip_title: start playing (tests, scripted and headless-like runs). best: where the best
+  // score lives; nullptr: nothing is read or saved (the best starts at 0).
+  GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup_frames, ScriptPlayer* script = nullptr,
+          bool skip_title = true, BestScoreFile* best = nullptr);
   ~GameApp() override;
 
   void fixed_update(const engine::InputState& input, double dt) override;
   void render(engine::RenderContext& context) override;
-  void imgui() override;
+  void hud() override;    // score line and the flow's screens, also while the overlay is hidden
+  void imgui() override;  // the overlay panel
 
   // The frames recorded so far (timings from engine::FrameStats, allocations counted here).
   FrameSummary summary() const { return log_.summary(); }
@@ -44,11 +55,24 @@ class GameApp : public engine::AppHooks {
   const CompareRun* compare() const noexcept { return compare_.get(); }
   static Input map_input(const engine::InputState& input, Vec2 player);
   GameAudio& audio() noexcept { return audio_; }  // main opens its device (not headless)
+  const GameFlow& flow() const noexcept { return flow_; }
+  // The window rectangle the world is drawn into (the whole window, less the docked panel).
+  ScreenRect playfield() const noexcept { return playfield_; }
+  // Where the title / pause / game-over window's buttons were drawn last (tests click there):
+  // "Play", "Resume", "Restart", "Overlay", "Quit", "Play again". Empty if not drawn.
+  ScreenRect button_rect(const char* label) const noexcept;
 
  private:
   OverlayViewOptions view_options() const;
   void log_committed_frame();  // the frame FrameStats committed last, into log_ and phases_
   void carry_out(const OverlayCommands& commands);
+  void carry_out(const FlowEffects& effects);
+  void follow_the_clock();     // the runtime's P / Esc paused or resumed: the flow follows
+  void draw_score_line();
+  void draw_title();
+  void draw_pause_menu();
+  void draw_game_over();
+  bool flow_button(const char* label, bool highlighted, float width, const char* remember_as = nullptr);
 
   Simulation& sim_;
   engine::Application& app_;
@@ -67,6 +91,11 @@ class GameApp : public engine::AppHooks {
   bool logged_frame_grew_ = false;  // the same, for the frame FrameStats committed last
   std::uint64_t last_logged_frame_ = ~std::uint64_t{0};
   std::size_t growth_records_seen_ = 0;
+  BestScoreFile* best_file_;
+  GameFlow flow_;
+  bool restart_pending_ = false;  // the flow asked for a fresh world: the next step restarts
+  ScreenRect playfield_;
+  std::array<std::pair<const char*, ScreenRect>, 8> buttons_{};
 };
 
 }  // namespace game

@@ -3,6 +3,7 @@
 // Exit codes: 0 done; 1 the environment failed us (no display, report not writable);
 // 2 the request was wrong (bad flag or value, bad scenario or script file).
 #include "atlas_cells.hpp"
+#include "best_score.hpp"
 #include "capacity_advisor.hpp"
 #include "compare_chart.hpp"
 #include "compare_run.hpp"
@@ -17,6 +18,8 @@
 #include "simulation.hpp"
 
 #include <engine/application.hpp>
+
+#include <SDL.h>
 
 #include <cinttypes>
 #include <cstdio>
@@ -137,8 +140,14 @@ int main(int argc, char** argv) {
     // No screen to show or sync to: the runtime's offscreen mode (real GL, no vsync).
     config.mode = offscreen_requested() ? engine::RunMode::offscreen : engine::RunMode::windowed;
     config.vsync = config.mode == engine::RunMode::windowed;
-    config.width = static_cast<int>(scenario.world_width);
-    config.height = static_cast<int>(scenario.world_height);
+    // A player gets 1280x720, room for the docked overlay beside the playfield; a run with a
+    // fixed length or a script (screenshots, render figures) keeps the world's own size.
+    config.width = options.window_width > 0 ? options.window_width
+                   : fixed_length           ? static_cast<int>(scenario.world_width)
+                                            : 1280;
+    config.height = options.window_height > 0 ? options.window_height
+                    : fixed_length            ? static_cast<int>(scenario.world_height)
+                                              : 720;
     config.max_frames = fixed_length ? static_cast<std::int64_t>(length) : -1;
     config.screenshot_path = options.screenshot;
     // At most 4 steps per rendered frame: when the machine cannot keep up (300k objects on
@@ -155,7 +164,24 @@ int main(int argc, char** argv) {
     // and each step has the render time of its own frame.
     config.deterministic_time = fixed_length;
     engine::Application app(config);
-    game::GameApp game_app(sim, app, game::kDefaultWarmupFrames, script ? &*script : nullptr);
+    // A person playing gets the title screen and a best score kept between runs; a run with a
+    // fixed length or a script (tests, screenshots, figures) starts playing and keeps none.
+    const bool interactive = !fixed_length && !options.skip_title;
+    std::optional<game::BestScoreFile> best;
+    if (!fixed_length) {
+      // SDL_GetPrefPath creates its folder: not asked for when $POOLSHOT_PREF_DIR replaces it.
+      const char* override_dir = std::getenv("POOLSHOT_PREF_DIR");
+      char* pref = override_dir && override_dir[0] ? nullptr : SDL_GetPrefPath("poolshot", "poolshot");
+      const std::string path = game::best_score_path(pref);
+      SDL_free(pref);
+      if (path.empty()) {
+        std::fprintf(stderr, "poolshot: no folder for the best score (%s); it will not be kept\n", SDL_GetError());
+      } else {
+        best.emplace(path);
+      }
+    }
+    game::GameApp game_app(sim, app, game::kDefaultWarmupFrames, script ? &*script : nullptr, !interactive,
+                           best ? &*best : nullptr);
     game_app.audio().set_volume(static_cast<float>(options.volume) / 100.0f);
     game_app.audio().set_muted(options.mute);
     game_app.audio().open_device();  // without one: one line on stderr, and the game runs silent

@@ -15,6 +15,7 @@ constexpr const char* kUsage =
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
     "                [--render-path fast|instanced] [--volume 0..100] [--mute]\n"
+    "                [--window WxH] [--skip-title]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
     "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
     "                       (default with --script: the script's length)\n"
@@ -37,6 +38,10 @@ constexpr const char* kUsage =
     "                       mouse and gamepad; the report gets one phase per settings span\n"
     "  --render-path PATH   fast (default): small sprites stamped on the CPU into one\n"
     "                       image per blend group; instanced: every sprite a GL quad\n"
+"  --window WxH         window size in pixels (default 1280x720; with --frames or\n"
+    "                       --script: the scenario's world size, 1000x600 by default);\n"
+    "                       W in 320..7680, H in 240..4320\n"
+    "  --skip-title         start playing at once (runs with --frames or --script do)\n"
     "  --frame-csv FILE     write every frame's sim/render ms, heap allocations and\n"
     "                       growth flag as CSV at exit (scripts/bench charts it)\n"
     "  --pace               headless: after each step rest a ninth of its time, so a\n"
@@ -85,21 +90,23 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       arg.resize(eq);
     }
     static const std::set<std::string> switches = {"--headless", "--autofire", "--compare", "--pace",
-                                                   "--mute"};
+                                                   "--mute", "--skip-title"};
     static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
                                                  "--storage", "--report",   "--screenshot", "--frame-csv",
-                                                 "--advise",  "--script",  "--render-path", "--volume"};
+                                                 "--advise",  "--script",  "--render-path", "--volume",
+                                                 "--window"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown flag '" + std::string(argv[i]) + "'");
     }
     if (!seen.insert(arg).second) return fail(arg + " given more than once");
     if (switches.count(arg) != 0) {
       if (inline_value) return fail(arg + " takes no value");
-      (arg == "--headless"   ? o.headless
-       : arg == "--autofire" ? o.autofire
-       : arg == "--pace"     ? o.pace
-       : arg == "--mute"     ? o.mute
-                             : o.compare) = true;
+      (arg == "--headless"     ? o.headless
+       : arg == "--autofire"   ? o.autofire
+       : arg == "--pace"       ? o.pace
+       : arg == "--mute"       ? o.mute
+       : arg == "--skip-title" ? o.skip_title
+                               : o.compare) = true;
       continue;
     }
     std::string value;
@@ -139,6 +146,15 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
         return fail("--render-path: '" + value + "' is not 'fast' or 'instanced'");
       }
       o.instanced_render = value == "instanced";
+    } else if (arg == "--window") {
+      const auto x = value.find('x');
+      std::uint64_t w = 0, h = 0;
+      if (x == std::string::npos || !parse_unsigned(std::string_view(value).substr(0, x), 7680, w) ||
+          !parse_unsigned(std::string_view(value).substr(x + 1), 4320, h) || w < 320 || h < 240) {
+        return fail("--window: '" + value + "' is not WIDTHxHEIGHT with 320..7680 x 240..4320 pixels");
+      }
+      o.window_width = static_cast<int>(w);
+      o.window_height = static_cast<int>(h);
     } else if (value.empty()) {
       return fail(arg + ": the file name is empty");
     } else if (arg == "--scenario") {

@@ -4,6 +4,7 @@
 //            [--storage contiguous|stable] [--autofire] [--report FILE] [--screenshot FILE]
 //            [--frame-csv FILE] [--pace] [--compare] [--advise FILE] [--script FILE]
 //            [--render-path fast|instanced] [--volume 0..100] [--mute]
+//            [--window WxH] [--skip-title]
 // Values go as `--flag value` or `--flag=value`. A bad flag or value is a usage error:
 // main prints the reason and the usage to stderr and exits 2.
 #include <engine/pool/growth_policy.hpp>
@@ -37,6 +38,8 @@ struct Options {
                                               // quad (the old path), not the CPU-stamped fast path
   int volume = 80;                            // --volume 0..100: the mixer's master volume
   bool mute = false;                          // --mute: start silent (M toggles)
+  int window_width = 0, window_height = 0;    // --window WxH; 0: the scenario's world size
+  bool skip_title = false;                    // start in play (headless and fixed-length runs always do)
 };
 
 struct ParsedOptions {

@@ -186,9 +186,10 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& src, const 
   for (std::size_t i = model.growth_log.size(); i < log.size(); ++i) {
     const GrowthRecord& g = log[i];
     model.growth_log.push_back({g.pool, g.frame, g.event.old_capacity, g.event.new_capacity, g.event.bytes_allocated,
-                                g.event.relocated_objects, g.event.microseconds, g.event.relocated});
+                                g.event.relocated_objects, g.event.microseconds, g.event.relocated, g.rebuild});
   }
   model.growth_events = stats.growth_events;
+  model.rebuilds = stats.rebuilds;
   model.growth_log_dropped = src.sim.growth_log_dropped();
   fill_window(model.window, model.scratch, src.frames, view);
   model.spans = pooling_spans(src.frames, model.scratch);
@@ -273,6 +274,7 @@ nlohmann::json overlay_json(const OverlayModel& m) {
           {"pools", pools},
           {"bytes_held_total", m.bytes_held_total},
           {"growth_events", m.growth_events},
+          {"rebuilds", m.rebuilds},
           {"growth_log_rows", m.growth_log.size()},
           {"latest_frame",
            {{"frame", l.frame}, {"sim_ms", l.sim_ms}, {"render_ms", l.render_ms}, {"heap_allocs", l.allocations},

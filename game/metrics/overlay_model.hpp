@@ -56,6 +56,8 @@ struct GrowthRow {                    // one pool growth, as the growth log show
   std::size_t old_capacity = 0, new_capacity = 0, bytes_allocated = 0, relocated_objects = 0;
   double microseconds = 0;
   bool relocated = false;
+  bool rebuild = false;               // pooling switched back on: the pool's memory came back,
+                                      // not a growth (not in growth_events)
 };
 
 struct FrameRow {                     // one rendered (or headless) frame
@@ -102,6 +104,7 @@ struct OverlayModel {
   std::size_t bytes_held_total = 0;
   std::vector<GrowthRow> growth_log;   // oldest first
   std::uint64_t growth_events = 0;     // all pools, including growths past the log's capacity
+  std::uint64_t rebuilds = 0;          // pools rebuilt by a pooling switch (listed, not counted above)
   std::uint64_t growth_log_dropped = 0;
   FrameWindow window;
   PoolingSpans spans;                  // over every recorded frame (FrameStats' ring, up to

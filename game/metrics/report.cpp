@@ -87,7 +87,8 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
                    {"bytes_allocated", g.event.bytes_allocated},
                    {"relocated", g.event.relocated},
                    {"relocated_objects", g.event.relocated_objects},
-                   {"microseconds", g.event.microseconds}});
+                   {"microseconds", g.event.microseconds},
+                   {"rebuild", g.rebuild}});
   }
   report["growth_log"] = log;
   report["growth_log_dropped"] = sim.growth_log_dropped();

@@ -63,15 +63,16 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
   };
 
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(display.x - kWidth - 8, 8), ImGuiCond_Always);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(kWidth, 60), ImVec2(kWidth, std::max(60.0f, display.y - 16)));
-  ImGui::SetNextWindowBgAlpha(0.80f);
+  const float width = docked_width(display.x);
+  ImGui::SetNextWindowPos(ImVec2(display.x - width, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, std::max(60.0f, display.y)), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the playfield is beside it, nothing is behind it
   ImGui::PushStyleColor(ImGuiCol_TitleBg, vec(title));
   ImGui::PushStyleColor(ImGuiCol_TitleBgActive, vec(title));
   ImGui::PushStyleColor(ImGuiCol_TitleBgCollapsed, vec(title));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 4.0f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoMove;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
   if (ImGui::Begin("Poolshot debug  (F1 hides)", nullptr, flags)) {
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     panel_rect_ = {pos.x, pos.y, pos.x + size.x, pos.y + size.y};
@@ -83,13 +84,22 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
                        frame.runtime.paused ? "  PAUSED" : "");
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());
-    // Pools, Frame time and Memory open: what there is to see; the rest is there to change.
+    // Pools and Memory open: what there is to see. The tall sections (Frame time, Controls,
+    // Advisor, Compare) share the rest of the column, one at a time, so the column fits a
+    // 720-pixel window without scrolling: opening one folds the one open before.
+    const auto tall = [&](const char* label, TallSection section) {
+      ImGui::SetNextItemOpen(open_tall_ == section, ImGuiCond_Always);
+      const bool shown = header(label, false);
+      if (ImGui::IsItemToggledOpen()) open_tall_ = shown ? section : TallSection::none;
+      return shown;
+    };
     if (header("Pools", true)) draw_pools(model);
-    if (header("Frame time", true)) draw_frame_time(model, out);
     if (header("Memory", true)) draw_memory(model);
-    if (header("Controls", false)) draw_controls(frame, out);
-    if (header("Advisor", false)) draw_advisor(frame, out);
-    if (header("Compare", false)) draw_compare(frame, out);
+    if (tall("Frame time", TallSection::frame_time)) draw_frame_time(model, out);
+    if (tall("Controls", TallSection::controls)) draw_controls(frame, out);
+    if (tall("Advisor", TallSection::advisor)) draw_advisor(frame, out);
+    if (tall("Compare", TallSection::compare)) draw_compare(frame, out);
+    scroll_max_y_ = ImGui::GetScrollMaxY();
   }
   ImGui::End();
   ImGui::PopStyleVar();
@@ -146,8 +156,13 @@ void OverlayPanel::draw_pools(const OverlayModel& model) {
 }
 
 void OverlayPanel::draw_growth_log(const OverlayModel& model) {
-  char label[64];
-  std::snprintf(label, sizeof label, "Growth log: %" PRIu64 " growths###growth_log", model.growth_events);
+  char label[96];
+  if (model.rebuilds > 0) {
+    std::snprintf(label, sizeof label, "Growth log: %" PRIu64 " growths, %" PRIu64 " rebuilds###growth_log",
+                  model.growth_events, model.rebuilds);
+  } else {
+    std::snprintf(label, sizeof label, "Growth log: %" PRIu64 " growths###growth_log", model.growth_events);
+  }
   if (!ImGui::TreeNodeEx(label, ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (model.growth_log.empty()) {
     ImGui::TextColored(kDim, "no pool has grown: every spawn found a free slot");
@@ -158,7 +173,7 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
   const ImGuiTableFlags flags = kTableFlags | ImGuiTableFlags_ScrollY;
   if (ImGui::BeginTable("growth", 6, flags, ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * rows_visible))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    columns({{"step", 42}, {"pool", 70}, {"capacity", 0}, {"bytes", 56}, {"time", 56}, {"moved", 44}});
+    columns({{"step", 42}, {"pool", 70}, {"capacity", 0}, {"bytes", 56}, {"time", 50}, {"moved", 50}});
     // Newest first: the growth that just happened is the one to explain.
     for (std::size_t k = model.growth_log.size(); k-- > 0;) {
       const GrowthRow& g = model.growth_log[k];
@@ -168,12 +183,20 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
       ImGui::TableNextColumn();
       ImGui::TextColored(vec(pool(g.pool)), "%s", short_name(g.pool));
       ImGui::TableNextColumn();
-      ImGui::Text("%zu -> %zu", g.old_capacity, g.new_capacity);
+      // A rebuild (pooling switched back on: the pool came back at its warm size) is dim and
+      // says so in its last column; it is not one of the growths counted above.
+      if (g.rebuild) {
+        ImGui::TextColored(kDim, "%zu -> %zu", g.old_capacity, g.new_capacity);
+      } else {
+        ImGui::Text("%zu -> %zu", g.old_capacity, g.new_capacity);
+      }
       cell(Bytes(g.bytes_allocated).text);
       ImGui::TableNextColumn();
       ImGui::Text("%.0f us", g.microseconds);
       ImGui::TableNextColumn();
-      if (g.relocated) {
+      if (g.rebuild) {
+        ImGui::TextColored(kDim, "rebuild");
+      } else if (g.relocated) {
         ImGui::Text("%zu", g.relocated_objects);
       } else {
         ImGui::TextColored(kDim, "no");
@@ -203,7 +226,7 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
   ImGui::SetNextItemWidth(-1);
   ImGui::InputTextWithHint("##csv_dir", "to: working dir", csv_dir_, sizeof csv_dir_);
 
-  graph_ = draw_frame_graph(w, stacked_, 128, points_scratch_);
+  graph_ = draw_frame_graph(w, stacked_, 112, points_scratch_);  // the column fits 720 rows
 
   if (ImGui::BeginTable("percentiles", 5, kTableFlags)) {
     columns({{"ms", 76}, {"p50", 48}, {"p99", 48}, {"max", 48}, {"", 0}});

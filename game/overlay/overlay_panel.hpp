@@ -5,9 +5,12 @@
 // engine::Application API. The panel keeps only view state (window length, graph style,
 // edits not yet applied), never game state, so what it shows is what the report says.
 //
-// Layout: one window at the right edge, semi-transparent so the game shows through, with
-// collapsing headers Pools, Frame time, Memory, Controls, Advisor, Compare. Warnings (a
-// pool at its max capacity refusing spawns) sit above the headers, always visible.
+// Layout: one opaque column docked at the right edge, full height, that neither moves nor
+// resizes; GameApp draws the playfield into the rest of the window, so no object is ever
+// under the panel. Collapsing headers Pools and Memory, then the tall sections Frame time,
+// Controls, Advisor and Compare, one open at a time (opening one folds the other), so the
+// column fits 1280x720 without scrolling (taller content would scroll inside the column).
+// Warnings (a pool at its max capacity refusing spawns) sit above the headers, always visible.
 #include "compare_run.hpp"
 #include "overlay_graph.hpp"
 #include "overlay_model.hpp"
@@ -61,6 +64,10 @@ struct OverlayFrame {
 class OverlayPanel {
  public:
   static constexpr float kWidth = 480;
+  // The docked column's width in a window `display_width` wide (narrow windows keep 40 %).
+  static float docked_width(float display_width) noexcept {
+    return display_width * 0.6f < kWidth ? display_width * 0.6f : kWidth;
+  }
 
   OverlayCommands draw(const OverlayFrame& frame);  // between ImGui::NewFrame and Render
 
@@ -69,6 +76,8 @@ class OverlayPanel {
   ScreenRect graph_rect() const noexcept { return graph_.box; }      // last frame-time graph (tests)
   const FrameGraphRects& graph_rects() const noexcept { return graph_; }  // with its lanes (tests)
   ScreenRect panel_rect() const noexcept { return panel_rect_; }
+  // How far the column's content overflowed its height last frame (0: no scrolling needed).
+  float overflow() const noexcept { return scroll_max_y_; }
   // Where a widget was drawn last, by label: the section headers, "pooling", "Pause",
   // "Reset statistics", "volume", "Apply suggestions", "Run A/B". Empty if not drawn. Tests click there.
   ScreenRect item_rect(const char* label) const noexcept;
@@ -85,6 +94,8 @@ class OverlayPanel {
   void check_policy_request(const OverlayModel& model);
   void remember(const char* label);  // the last item's rect under `label` (a string literal)
 
+  enum class TallSection : std::uint8_t { none, frame_time, controls, advisor, compare };
+  TallSection open_tall_ = TallSection::frame_time;  // the one tall section shown
   OverlayViewOptions view_;
   bool stacked_ = true;
   char csv_dir_[256] = {};
@@ -97,6 +108,7 @@ class OverlayPanel {
   std::string message_;
   FrameGraphRects graph_;
   ScreenRect panel_rect_;
+  float scroll_max_y_ = 0;
   std::array<std::pair<const char*, ScreenRect>, 16> items_{};
 };
 

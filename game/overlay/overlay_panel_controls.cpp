@@ -112,21 +112,21 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   help_marker("A bigger initial capacity is reserved at once; a max capacity below the slots a pool already "
               "holds is refused. At max capacity a pool refuses spawns: the guns stop, the game goes on.");
 
+  // Stress, then runtime: one separator each and no section titles, so Controls fits 720 rows.
   ImGui::Separator();
-  ImGui::TextColored(kDim, "stress");
   changed |= ImGui::Checkbox("autofire", &s.autofire);
   help_marker("The seed drives the ship: strafe, aim, always fire. Same seed, same game.");
   ImGui::SameLine(0, 24);
   ImGui::SetNextItemWidth(170);
   changed |= ImGui::SliderFloat("fire rate x", &s.stress, 0.1f, 100.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
-  ImGui::SetNextItemWidth(150);
-  changed |= ImGui::SliderInt("particles/explosion", &s.particles_per_explosion, 0, 5000, "%d", ImGuiSliderFlags_Logarithmic);
-  ImGui::SetNextItemWidth(150);
+  ImGui::SetNextItemWidth(110);
+  changed |= ImGui::SliderInt("sparks/explosion", &s.particles_per_explosion, 0, 5000, "%d", ImGuiSliderFlags_Logarithmic);
+  ImGui::SameLine(0, 16);
+  ImGui::SetNextItemWidth(110);
   changed |= ImGui::SliderFloat("enemy density", &s.enemy_density, 0.0f, 10.0f, "%.1f");
   if (changed) out.settings = s;
 
   ImGui::Separator();
-  ImGui::TextColored(kDim, "runtime");
   bool vsync = frame.runtime.vsync;
   if (ImGui::Checkbox("vsync", &vsync)) out.vsync = vsync;
   ImGui::SameLine();

@@ -129,8 +129,9 @@ void EnemyManager::update(float dt, const Vec2* aim_at, BulletManager& enemy_bul
       e->gone = true;
       continue;
     }
-    // Only enemies on screen fire, so nothing shoots from beyond the edge.
-    if (e->pos.y > height - e->radius * 0.5f) continue;
+    // Only enemies on screen fire, so nothing shoots from beyond the edge; and nobody fires
+    // at a ship that is gone (game over: nothing spawns while the player is dead).
+    if (e->pos.y > height - e->radius * 0.5f || aim_at == nullptr) continue;
     e->fire_timer -= dt;
     while (e->fire_timer <= 0) {
       fire_volley(*e, aim_at, enemy_bullets);

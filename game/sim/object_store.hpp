@@ -23,7 +23,9 @@ struct StoreStats {
   std::size_t capacity = 0;        // pooled: pool slots; heap: pointer-array slots
   std::size_t bytes_held = 0;      // pooled: the pool's bytes; heap: objects + pointer array
   std::size_t page_slots = 0;      // the pool's page size after its own rule (policy page_slots 0 = automatic)
-  std::uint64_t growth_events = 0; // pool growths plus pointer-array growths, this run
+  std::uint64_t growth_events = 0; // pool growths plus pointer-array growths, this run (no rebuilds)
+  std::uint64_t rebuilds = 0;      // pool reservations made by switching pooling back on: the pool
+                                   // is rebuilt at its warm size, which is not a growth of the game's
   std::uint64_t spawns = 0, releases = 0;
   std::uint64_t refused_spawns = 0;  // at max_capacity (or out of memory)
   std::uint64_t stale_gets = 0;      // pool lookups refused for a stale/foreign handle (the soak run requires 0)
@@ -35,6 +37,8 @@ class ObjectStore {
  public:
   ObjectStore(const engine::GrowthPolicy& policy, bool pooled) : pool_(policy), policy_(policy), pooled_(pooled) {
     if (!pooled_) heap_.reserve(policy_.initial_capacity);
+    // The store always listens, so it can tell a rebuild (set_pooling) from a growth.
+    pool_.set_growth_listener([this](const engine::GrowthEvent& e) { on_pool_growth(e); });
   }
   ~ObjectStore() { delete_heap_objects(); }
   ObjectStore(const ObjectStore&) = delete;
@@ -125,7 +129,11 @@ class ObjectStore {
       pool_.clear();
       pool_.shrink_to_fit();
     } else {
+      // The pool's memory comes back here: a rebuild, labelled as such and not counted as a
+      // growth (it would add one "0 -> N" row per pool on every switch).
+      rebuilding_ = true;
       pool_.reserve(std::max(heap_.size(), warm_capacity_));
+      rebuilding_ = false;
       for (T* object : heap_) {
         pool_.emplace(std::move(*object));
         delete object;
@@ -146,9 +154,9 @@ class ObjectStore {
     return true;
   }
 
-  void set_growth_listener(std::function<void(const engine::GrowthEvent&)> listener) {
-    pool_.set_growth_listener(std::move(listener));
-  }
+  // Called once per pool growth, and once per pool rebuild with rebuild = true.
+  using GrowthListener = std::function<void(const engine::GrowthEvent&, bool rebuild)>;
+  void set_growth_listener(GrowthListener listener) { listener_ = std::move(listener); }
 
   StoreStats stats() const noexcept {
     const engine::PoolStats pool = pool_.stats();
@@ -159,7 +167,8 @@ class ObjectStore {
     s.capacity = capacity();
     s.bytes_held = pooled_ ? pool.bytes_held : heap_.size() * sizeof(T) + heap_.capacity() * sizeof(T*);
     s.page_slots = pool_.policy().page_slots;
-    s.growth_events = pool.growth_events + heap_growths_;
+    s.growth_events = pool.growth_events - rebuilds_ + heap_growths_;
+    s.rebuilds = rebuilds_;
     s.spawns = spawns_;
     s.releases = releases_;
     s.refused_spawns = refused_;
@@ -174,6 +183,10 @@ class ObjectStore {
     return nullptr;
   }
   void note_size() noexcept { peak_live_ = std::max(peak_live_, size()); }
+  void on_pool_growth(const engine::GrowthEvent& e) {
+    if (rebuilding_) ++rebuilds_;
+    if (listener_) listener_(e, rebuilding_);
+  }
   void delete_heap_objects() noexcept {
     for (T* object : heap_) delete object;
     heap_.clear();
@@ -184,6 +197,9 @@ class ObjectStore {
   engine::GrowthPolicy policy_;
   bool pooled_;
   std::size_t warm_capacity_ = 0;  // pool capacity when heap mode last took over
+  GrowthListener listener_;
+  bool rebuilding_ = false;        // inside set_pooling(true): growth events are rebuilds
+  std::uint64_t rebuilds_ = 0;     // pool growth events that were rebuilds (in pool.growth_events too)
   std::size_t peak_live_ = 0;
   std::uint64_t heap_growths_ = 0;
   std::uint64_t spawns_ = 0, releases_ = 0, refused_ = 0;

@@ -103,20 +103,20 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
   hits_.reserve(player_bullets_.store().capacity());
   cancels_.reserve(enemy_bullets_.store().capacity());
   grid_.reserve(enemies_.store().capacity());
-  player_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::bullets, e); });
-  enemy_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::enemy_bullets, e); });
-  particles_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::particles, e); });
-  enemies_.store().set_growth_listener([this](const engine::GrowthEvent& e) { record_growth(PoolId::enemies, e); });
+  player_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::bullets, e, rebuild); });
+  enemy_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::enemy_bullets, e, rebuild); });
+  particles_.store().set_growth_listener([this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::particles, e, rebuild); });
+  enemies_.store().set_growth_listener([this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::enemies, e, rebuild); });
   sanitize(applied_, scenario_.weapon);
   settings_ = applied_;
   restart();
   restarts_ = 0;
 }
 
-void Simulation::record_growth(PoolId pool, const engine::GrowthEvent& event) {
+void Simulation::record_growth(PoolId pool, const engine::GrowthEvent& event, bool rebuild) {
   // The log never grows past its reservation: a growth must not allocate twice.
   if (growth_log_.size() < growth_log_.capacity()) {
-    growth_log_.push_back({pool, frame_, event});
+    growth_log_.push_back({pool, frame_, event, rebuild});
   } else {
     ++growth_log_dropped_;
   }
@@ -450,6 +450,7 @@ SimStats Simulation::stats() const {
   for (std::size_t i = 0; i < kPoolCount; ++i) {
     s.pools[i] = pool_stats(static_cast<PoolId>(i));
     s.growth_events += s.pools[i].growth_events;
+    s.rebuilds += s.pools[i].rebuilds;
   }
   s.score = score_;
   s.lives = player_.lives;

@@ -32,6 +32,7 @@ struct GrowthRecord {
   PoolId pool;
   std::uint64_t frame;
   engine::GrowthEvent event;
+  bool rebuild = false;  // the pool's memory coming back when pooling is switched on: not a growth
 };
 
 struct SimStats {
@@ -44,7 +45,8 @@ struct SimStats {
   bool paused = false;
   std::uint64_t frame = 0;          // simulated steps (pauses excluded)
   std::uint64_t kills = 0, hits = 0, deaths = 0, restarts = 0;  // this run
-  std::uint64_t growth_events = 0;  // all pools, this run
+  std::uint64_t growth_events = 0;  // all pools, this run (rebuilds not included)
+  std::uint64_t rebuilds = 0;       // pools rebuilt by switching pooling back on, this run
   std::uint64_t cancels = 0;        // enemy bullets the player's storm cancelled, this run
   float heat_multiplier = 1;        // the held-fire escalation in force (1 .. max_multiplier)
   float heat_fraction = 0;          // the same on a 0..1 scale (log2), for the HUD meter
@@ -136,7 +138,7 @@ class Simulation {
   void kill_enemy(const Enemy& enemy);
   void lose_life();
   void explode(Vec2 at, int count, float scale);
-  void record_growth(PoolId pool, const engine::GrowthEvent& event);
+  void record_growth(PoolId pool, const engine::GrowthEvent& event, bool rebuild);
   StoreStats pool_stats(PoolId id) const;
 
   Scenario scenario_;

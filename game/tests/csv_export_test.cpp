@@ -78,8 +78,8 @@ TEST(CsvExport, OverlayExportWritesTheWindowAndTheGrowthLog) {
   EXPECT_EQ(frames.back().rfind("239,", 0), 0u) << frames.back();
   const auto growth = lines_of(read(files.growth_path));
   ASSERT_EQ(growth.size(), model.growth_log.size() + 1);
-  EXPECT_EQ(growth[0], "frame,pool,old_capacity,new_capacity,bytes_allocated,microseconds,relocated,relocated_objects");
-  for (const std::string& line : growth) EXPECT_EQ(fields(line), 8u) << line;
+  EXPECT_EQ(growth[0], "frame,pool,old_capacity,new_capacity,bytes_allocated,microseconds,relocated,relocated_objects,rebuild");
+  for (const std::string& line : growth) EXPECT_EQ(fields(line), 9u) << line;
   EXPECT_NE(growth[1].find(",16,32,"), std::string::npos) << "the first growth doubles 16: " << growth[1];
   fs::remove_all(dir);
 

@@ -1,6 +1,7 @@
 // ObjectStore<T>: the same objects, the same lifetimes, the same limits in pooled and heap
 // mode, and a migration between them that loses and duplicates nothing.
 #include "object_store.hpp"
+#include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -105,7 +106,8 @@ TEST(ObjectStore, HeapModeCountsPointerArrayGrowth) {
 TEST(ObjectStore, PooledGrowthIsReportedToTheListener) {
   ObjectStore<Tracked> store(policy(4, 1000), true);
   int growths = 0;
-  store.set_growth_listener([&](const engine::GrowthEvent& e) {
+  store.set_growth_listener([&](const engine::GrowthEvent& e, bool rebuild) {
+    EXPECT_FALSE(rebuild);
     ++growths;
     EXPECT_GT(e.new_capacity, e.old_capacity);
   });
@@ -133,4 +135,46 @@ TEST(ObjectStore, PoolComesBackFromHeapModeAtItsWarmCapacity) {
 }
 
 }  // namespace
+// Switching pooling back on reserves the pool's warm capacity in one go ("0 -> N"). That is a
+// rebuild, not a growth: the listener hears it labelled, growth_events stays where it was.
+TEST(ObjectStore, PoolingSwitchBackIsARebuildNotAGrowth) {
+  ObjectStore<Tracked> store(policy(4, 100000), true);
+  std::vector<bool> heard;  // rebuild flag of each listener call
+  store.set_growth_listener([&](const engine::GrowthEvent&, bool rebuild) { heard.push_back(rebuild); });
+  for (std::uint64_t i = 0; i < 100; ++i) store.spawn(Tracked(i, 0));
+  const std::uint64_t growths = store.stats().growth_events;
+  ASSERT_GT(growths, 0u);
+  const std::size_t growth_calls = heard.size();
+  for (int round = 1; round <= 3; ++round) {
+    store.set_pooling(false);
+    store.set_pooling(true);
+    EXPECT_EQ(store.stats().growth_events, growths) << "round " << round;
+    EXPECT_EQ(store.stats().rebuilds, static_cast<std::uint64_t>(round));
+  }
+  ASSERT_EQ(heard.size(), growth_calls + 3);
+  for (std::size_t i = 0; i < heard.size(); ++i) EXPECT_EQ(heard[i], i >= growth_calls) << "call " << i;
+  store.clear();
+}
+
+// The same through the simulation: one rebuild row per pool in the growth log, no growth counted.
+TEST(ObjectStore, SimulationLogsOneRebuildPerPoolAndCountsNoGrowth) {
+  Simulation sim(test::repo_scenario("default.json"), 1);
+  sim.settings().autofire = true;
+  for (int f = 0; f < 120; ++f) sim.step({});
+  const std::uint64_t growths = sim.stats().growth_events;
+  const std::size_t rows = sim.growth_log().size();
+  sim.settings().pooling = false;
+  sim.step({});
+  sim.settings().pooling = true;
+  const std::uint64_t growths_before_switch_back = sim.stats().growth_events;  // heap steps may grow arrays
+  sim.step({});
+  const SimStats s = sim.stats();
+  EXPECT_EQ(s.rebuilds, kPoolCount) << "every pool was switched back";
+  EXPECT_GE(growths_before_switch_back, growths);
+  EXPECT_EQ(s.growth_events, growths_before_switch_back) << "the switch back counts no growth";
+  std::size_t rebuild_rows = 0;
+  for (std::size_t i = rows; i < sim.growth_log().size(); ++i) rebuild_rows += sim.growth_log()[i].rebuild ? 1u : 0u;
+  EXPECT_EQ(rebuild_rows, kPoolCount);
+}
+
 }  // namespace game

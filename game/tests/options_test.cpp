@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 namespace game {
@@ -54,6 +55,18 @@ TEST(Options, VolumeAndMute) {
   EXPECT_EQ(parse({"--volume", "loud"}).error, "--volume: 'loud' is not a whole number from 0 to 100");
   EXPECT_EQ(parse({"--volume"}).error, "--volume needs a value");
   EXPECT_EQ(parse({"--mute=yes"}).error, "--mute takes no value");
+}
+
+TEST(Options, WindowSizeAndSkipTitle) {
+  const ParsedOptions p = parse({"--window", "1280x720", "--skip-title"});
+  ASSERT_TRUE(p.options.has_value()) << p.error;
+  EXPECT_EQ(p.options->window_width, 1280);
+  EXPECT_EQ(p.options->window_height, 720);
+  EXPECT_TRUE(p.options->skip_title);
+  const std::string why = "is not WIDTHxHEIGHT with 320..7680 x 240..4320 pixels";
+  for (const char* bad : {"1280", "1280x", "x720", "100x100", "99999x720", "1280x720x2", "-1x5"}) {
+    EXPECT_EQ(parse({"--window", bad}).error, std::string("--window: '") + bad + "' " + why);
+  }
 }
 
 TEST(Options, Help) { EXPECT_TRUE(parse({"--help"}).help); }

@@ -175,5 +175,57 @@ TEST(OverlayControls, AClickOnThePanelNeverFiresAClickBesideItDoes) {
   EXPECT_GT(h.sim.stats().pools[0].spawns, 0u) << "the click beside the panel fired";
 }
 
+// 1280x720 with Controls open and a full growth log (pressure.json's small pools grow at
+// once): the docked column holds every control without scrolling (the tall sections take
+// turns), and nothing of it reaches past the window.
+TEST(OverlayControls, ControlsFitWithoutScrollingAt1280x720) {
+  Harness h("pressure.json", true);
+  SKIP_WITHOUT_GL(h);
+  float overflow_with_controls = -1, overflow_with_frame_time = -1;
+  ScreenRect reset, panel;
+  std::size_t growth_rows = 0;
+  h.game->script = [&](int f) {
+    if (f == 40) overflow_with_frame_time = h.game->panel().overflow();  // the default layout
+    h.click_on(f, 42, "Controls");  // opens Controls, folds Frame time
+    if (f == 58) {
+      growth_rows = h.game->overlay_model().growth_log.size();
+      overflow_with_controls = h.game->panel().overflow();
+      reset = h.game->panel().item_rect("Reset statistics");
+      panel = h.game->panel().panel_rect();
+    }
+  };
+  ASSERT_EQ(h.run(60), 0);
+  ASSERT_FALSE(reset.empty()) << "Controls did not open";
+  EXPECT_GE(growth_rows, 3u) << "the growth log shows its full three rows";
+  EXPECT_EQ(overflow_with_controls, 0.0f) << "the column needs scrolling";
+  EXPECT_EQ(overflow_with_frame_time, 0.0f) << "the default layout needs scrolling";
+  EXPECT_LE(reset.y1, panel.y1) << "the last control row is inside the column";
+  EXPECT_LE(panel.y1, 720.0f);
+}
+
+// A click that lands between two frames (press and release, and the pointer gone elsewhere,
+// all before the next frame, as at 4 fps) still reaches the checkbox it was made on.
+TEST(OverlayControls, AClickInsideOneFrameStillTogglesTheCheckbox) {
+  Harness h("default.json", true);
+  SKIP_WITHOUT_GL(h);
+  bool pooling_before = false;
+  h.game->script = [&](int f) {
+    h.click_on(f, 2, "Controls");
+    if (f == 10) {
+      const ScreenRect r = h.game->panel().item_rect("pooling");
+      ASSERT_FALSE(r.empty());
+      pooling_before = h.sim.settings().pooling;
+      const float x = (r.x0 + r.x1) / 2, y = (r.y0 + r.y1) / 2;
+      h.push(SDL_MOUSEMOTION, x, y);
+      h.push(SDL_MOUSEBUTTONDOWN, x, y);
+      h.push(SDL_MOUSEBUTTONUP, x, y);
+      h.push(SDL_MOUSEMOTION, 200, 300);  // off over the playfield before the frame sees it
+    }
+  };
+  ASSERT_EQ(h.run(16), 0);
+  EXPECT_TRUE(pooling_before);
+  EXPECT_FALSE(h.sim.applied_settings().pooling) << "the click was lost";
+}
+
 }  // namespace
 }  // namespace game

@@ -42,6 +42,7 @@ class SwitchingHooks final : public engine::AppHooks {
     game_.fixed_update(input, dt);
   }
   void render(engine::RenderContext& context) override { game_.render(context); }
+  void hud() override { game_.hud(); }
   void imgui() override { game_.imgui(); }
   bool wants_quit() const override { return game_.wants_quit(); }
 

@@ -11,7 +11,8 @@
 //   events -> ImGui first, then InputMapper (minus what ImGui captured)
 //   runtime keys (pause, step, overlay, fullscreen, quit) -> acted on here
 //   0..n fixed steps -> hooks.fixed_update(input, dt)
-//   hooks.render(context) fills a SpriteBatch -> clear, sprites, hooks.imgui() -> overlay
+//   hooks.render(context) fills a SpriteBatch -> clear, sprites (inside context.clip),
+//   hooks.hud() -> always, hooks.imgui() -> the overlay, while visible
 //   screenshot (if asked, before the swap) -> swap
 #include <engine/camera.hpp>
 #include <engine/fixed_step.hpp>
@@ -68,6 +69,9 @@ struct RenderContext {
   float alpha;                 // 0 = previous sim state .. 1 = latest (1 when paused/deterministic)
   const InputState& input;     // latest input (e.g. to draw a crosshair at render rate)
   glm::ivec2 window_size;      // logical pixels
+  // Where the sprites may draw, in window pixels (origin top-left): x, y, width, height. The
+  // game narrows it to leave room for a docked panel; width or height 0: the whole window.
+  glm::ivec4 clip{0, 0, 0, 0};
 };
 
 // The game, as the runtime sees it.
@@ -76,6 +80,7 @@ class AppHooks {
   virtual ~AppHooks() = default;
   virtual void fixed_update(const InputState& input, double dt) = 0;  // one simulation step
   virtual void render(RenderContext& context) = 0;                     // not called headless
+  virtual void hud() {}                                                // ImGui, every frame (menus, score)
   virtual void imgui() {}                                              // overlay; only while visible
   virtual bool wants_quit() const { return false; }                    // checked after the steps
 };

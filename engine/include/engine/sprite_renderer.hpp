@@ -19,6 +19,8 @@
 #include <engine/status.hpp>
 #include <engine/texture_atlas.hpp>
 
+#include <glm/vec4.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -64,6 +66,9 @@ class SpriteRenderer {
   // Which path the next upload() (or draw()) takes; a batch already uploaded is submitted by
   // the path that uploaded it. Default: fast.
   void set_path(RenderPath path) noexcept { path_ = path; }
+  // Sprites draw only inside this framebuffer rectangle (x, y from the bottom-left, width,
+  // height); a zero width or height: the whole framebuffer. Scissor is off again after draw().
+  void set_scissor(glm::ivec4 rect) noexcept { scissor_ = rect; }
   RenderPath path() const noexcept { return path_; }
 
   bool ready() const noexcept { return vao_ != 0 && program_.id() != 0; }
@@ -110,6 +115,7 @@ class SpriteRenderer {
 
   // Fast path.
   RenderPath path_ = RenderPath::fast;
+  glm::ivec4 scissor_{0, 0, 0, 0};
   RenderPath uploaded_path_ = RenderPath::instanced;  // which path owns groups_ now
   ShaderProgram splat_program_;
   int u_splat_rect_ = -1, u_splat_image_ = -1;
