@@ -50,6 +50,7 @@ PoolView pool_view(PoolId id, const StoreStats& s, const PoolConfig& policy, con
   v.releases = s.releases;
   v.growth_events = s.growth_events;
   v.refused_spawns = s.refused_spawns;
+  v.stale_gets = s.stale_gets;
   v.pooled = s.pooled;
   v.at_max_capacity = s.live >= policy.max_capacity;
   return v;
@@ -260,6 +261,8 @@ nlohmann::json overlay_json(const OverlayModel& m) {
                               {"growth_events", p.growth_events},
                               {"refused_spawns", p.refused_spawns},
                               {"refused_last_second", p.rates.refused_last_second},
+                              {"stale_gets", p.stale_gets},
+                              {"stale_gets_per_second", p.rates.stale_gets_per_second},
                               {"at_max_capacity", p.at_max_capacity},
                               {"pooled", p.pooled},
                               {"initial_capacity", p.initial_capacity},

@@ -45,6 +45,7 @@ struct PoolView {
   double fill = 0;                    // live / capacity, 0..1
   PoolRates rates;                    // per second of game time
   std::uint64_t spawns = 0, releases = 0, growth_events = 0, refused_spawns = 0;
+  std::uint64_t stale_gets = 0;       // handle lookups refused, this run (enemies: homing shots' dead targets)
   bool pooled = true;                 // false: heap mode (one new per object)
   bool at_max_capacity = false;       // live == max_capacity: the next spawn is refused
   bool refusing() const noexcept { return at_max_capacity || rates.refused_last_second > 0; }

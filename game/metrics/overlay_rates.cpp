@@ -18,6 +18,7 @@ void PoolRateMeter::sample(std::uint64_t step, const std::array<StoreStats, kPoo
     s.spawns[i] = pools[i].spawns;
     s.releases[i] = pools[i].releases;
     s.refused[i] = pools[i].refused_spawns;
+    s.stale[i] = pools[i].stale_gets;
   }
   head_ = (head_ + 1) % ring_.size();
   if (count_ < ring_.size()) ++count_;
@@ -38,6 +39,7 @@ PoolRates PoolRateMeter::rates(PoolId pool) const noexcept {
   r.emplaces_per_second = static_cast<double>(delta(b.spawns[i], a.spawns[i])) / seconds;
   r.releases_per_second = static_cast<double>(delta(b.releases[i], a.releases[i])) / seconds;
   r.refused_last_second = delta(b.refused[i], a.refused[i]);
+  r.stale_gets_per_second = static_cast<double>(delta(b.stale[i], a.stale[i])) / seconds;
   return r;
 }
 

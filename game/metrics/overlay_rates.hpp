@@ -17,6 +17,7 @@ struct PoolRates {
   double emplaces_per_second = 0;
   double releases_per_second = 0;
   std::uint64_t refused_last_second = 0;  // spawns refused at max_capacity in the last second
+  double stale_gets_per_second = 0;       // handle lookups refused (object died): homing shots losing targets
 };
 
 class PoolRateMeter {
@@ -31,7 +32,7 @@ class PoolRateMeter {
  private:
   struct Sample {
     std::uint64_t step = 0;
-    std::array<std::uint64_t, kPoolCount> spawns{}, releases{}, refused{};
+    std::array<std::uint64_t, kPoolCount> spawns{}, releases{}, refused{}, stale{};
   };
   std::array<Sample, kStepsPerSecond + 1> ring_{};  // newest kStepsPerSecond + 1 samples
   std::size_t head_ = 0;                            // where the next sample goes

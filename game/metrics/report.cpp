@@ -77,7 +77,8 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
   report["game"] = {{"score", stats.score},     {"lives", stats.lives},   {"wave", stats.wave},
                     {"loop_level", stats.loop_level}, {"game_over", stats.game_over},
                     {"kills", stats.kills},     {"hits", stats.hits},     {"deaths", stats.deaths},
-                    {"restarts", stats.restarts}};
+                    {"restarts", stats.restarts},
+                    {"stale_refusals", stats.stale_refusals}};  // homing shots whose target handle was refused
   json log = json::array();
   for (const GrowthRecord& g : sim.growth_log()) {
     log.push_back({{"pool", pool_name(g.pool)},

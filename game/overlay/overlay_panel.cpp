@@ -23,6 +23,7 @@ void pool_tooltip(const PoolView& p) {
   ImGui::Text("bytes held %zu", p.bytes_held);
   ImGui::Text("emplaces %.0f/s   releases %.0f/s", p.rates.emplaces_per_second, p.rates.releases_per_second);
   ImGui::Text("spawns %" PRIu64 "   releases %" PRIu64 "   refused %" PRIu64, p.spawns, p.releases, p.refused_spawns);
+  ImGui::Text("stale handles refused %.1f/s   total %" PRIu64, p.rates.stale_gets_per_second, p.stale_gets);
   ImGui::Text("policy: initial %zu, %s, max %zu", p.initial_capacity, p.growth_step == 0 ? "doubling" : "fixed step",
               p.max_capacity);
   if (p.growth_step != 0) ImGui::Text("growth step %zu", p.growth_step);
@@ -151,6 +152,17 @@ void OverlayPanel::draw_pools(const OverlayModel& model) {
       }
     }
     ImGui::EndTable();
+  }
+  // The generation check at work: homing shots whose target died asked the enemy store for
+  // it and were refused (even where a newcomer had its slot), so they locked on elsewhere.
+  const PoolView& enemies = model.pools[static_cast<std::size_t>(PoolId::enemies)];
+  if (enemies.stale_gets > 0) {
+    ImGui::TextColored(vec(pool(PoolId::enemies)), "stale handles refused %.1f/s", enemies.rates.stale_gets_per_second);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("homing shots whose target died: the enemy store refused the old handle\n"
+                        "(even when a new enemy had its slot), so they picked a new target; %" PRIu64 " so far",
+                        enemies.stale_gets);
+    }
   }
   draw_growth_log(model);
 }

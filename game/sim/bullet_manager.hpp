@@ -34,7 +34,13 @@ class BulletManager {
   // test must not depend on which bullet it saw before (storage order is arbitrary).
   template <class HitTest>
   void update(float dt, const Rect& alive_area, HitTest&& hit) {
+    update(dt, alive_area, hit, [](Bullet&) {});
+  }
+  // Same, with steer(Bullet&) first on every bullet (homing shots turn their velocity).
+  template <class HitTest, class Steer>
+  void update(float dt, const Rect& alive_area, HitTest&& hit, Steer&& steer) {
     store_.update([&](Bullet& b) {
+      steer(b);
       b.prev = b.pos;
       b.pos = b.pos + b.vel * dt;
       b.age += dt;

@@ -26,6 +26,12 @@ class CollisionGrid {
   // radius must not exceed the query_radius given to the constructor.
   std::int32_t first_overlap(Vec2 center, float radius) const;
 
+  // Index into the build() vector of the enemy whose centre is nearest `center` and no
+  // farther than max_distance (ties: the lower index, i.e. the lower seq), or -1. Walks the
+  // cells under the search square only. accept(const Enemy&) may rule enemies out.
+  template <class Accept>
+  std::int32_t nearest_within(Vec2 center, float max_distance, Accept&& accept) const;
+
   std::size_t entry_count() const noexcept { return entries_.size(); }
 
  private:
@@ -44,5 +50,28 @@ class CollisionGrid {
   std::vector<std::uint32_t> entries_;     // enemy indices, grouped by cell
   const std::vector<Enemy*>* enemies_ = nullptr;
 };
+
+template <class Accept>
+std::int32_t CollisionGrid::nearest_within(Vec2 center, float max_distance, Accept&& accept) const {
+  CellRange r{};
+  if (!enemies_ || !cells_of(center, max_distance, r)) return -1;
+  std::int32_t best = -1;
+  float best_d2 = max_distance * max_distance;
+  for (std::int32_t y = r.y0; y <= r.y1; ++y) {
+    for (std::int32_t x = r.x0; x <= r.x1; ++x) {
+      const auto cell = static_cast<std::size_t>(y * columns_ + x);
+      // An enemy sits in every cell its circle touches: seeing it twice changes nothing.
+      for (std::uint32_t k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) {
+        const auto index = static_cast<std::int32_t>(entries_[k]);
+        const Enemy& e = *(*enemies_)[entries_[k]];
+        const float d2 = length_squared(e.pos - center);
+        if (d2 > best_d2 || (d2 == best_d2 && best >= 0 && index >= best) || !accept(e)) continue;
+        best = index;
+        best_d2 = d2;
+      }
+    }
+  }
+  return best;
+}
 
 }  // namespace game

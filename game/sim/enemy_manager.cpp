@@ -51,12 +51,15 @@ EnemyManager::EnemyManager(const engine::GrowthPolicy& policy, bool pooled, std:
                            const Scenario& scenario, float dt)
     : store_(policy, pooled), seed_(seed), scenario_(&scenario), approach_(1.0f - std::exp(-2.5f * dt)) {
   by_seq_.reserve(policy.initial_capacity);
+  handles_by_seq_.reserve(policy.initial_capacity);
+  sorting_.reserve(policy.initial_capacity);
   restart();
 }
 
 void EnemyManager::restart() {
   store_.clear();
   by_seq_.clear();
+  handles_by_seq_.clear();
   next_wave_ = 0;
   waves_started_ = 0;
   loop_level_ = 0;
@@ -103,15 +106,23 @@ void EnemyManager::spawn_wave(const WaveConfig& config, float density) {
     e.pos = e.prev = {e.station.x, height + e.radius + random_range(seed_, seq, Purpose::enemy_spawn_y, 20, 140)};
     e.phase = random_range(seed_, seq, Purpose::enemy_phase, 0, 2 * kPi);
     e.fire_timer = random_range(seed_, seq, Purpose::enemy_fire_delay, 0.6f, 0.6f + wave.fire_interval);
-    if (store_.spawn(e) == nullptr) break;  // at capacity: the rest of the wave cannot fit either
+    if (store_.spawn_handle(e).is_null()) break;  // at capacity: the rest of the wave cannot fit either
   }
 }
 
 void EnemyManager::sort_by_seq() {
+  sorting_.clear();
+  sorting_.reserve(store_.capacity());  // allocates only after the store grew
+  store_.for_each_handle([this](engine::PoolHandle handle, Enemy& e) { sorting_.push_back({&e, handle}); });
+  std::sort(sorting_.begin(), sorting_.end(), [](const Entry& a, const Entry& b) { return a.enemy->seq < b.enemy->seq; });
   by_seq_.clear();
-  by_seq_.reserve(store_.capacity());  // allocates only after the store grew
-  store_.for_each([this](Enemy& e) { by_seq_.push_back(&e); });
-  std::sort(by_seq_.begin(), by_seq_.end(), [](const Enemy* a, const Enemy* b) { return a->seq < b->seq; });
+  handles_by_seq_.clear();
+  by_seq_.reserve(store_.capacity());
+  handles_by_seq_.reserve(store_.capacity());
+  for (const Entry& entry : sorting_) {
+    by_seq_.push_back(entry.enemy);
+    handles_by_seq_.push_back(entry.handle);
+  }
 }
 
 void EnemyManager::update(float dt, const Vec2* aim_at, BulletManager& enemy_bullets) {
@@ -175,6 +186,7 @@ void EnemyManager::fire_volley(Enemy& e, const Vec2* aim_at, BulletManager& enem
 void EnemyManager::sweep() {
   store_.update([](Enemy& e) { return e.hp > 0 && !e.gone; });
   by_seq_.clear();  // its pointers may dangle now
+  handles_by_seq_.clear();
 }
 
 }  // namespace game

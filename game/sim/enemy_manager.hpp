@@ -23,6 +23,9 @@ class EnemyManager {
   // Rebuilds by_seq(): the live enemies sorted by sequence number. Call after spawning.
   void sort_by_seq();
   const std::vector<Enemy*>& by_seq() const noexcept { return by_seq_; }
+  // The store handle of by_seq()[i]: what a homing shot keeps (valid across steps, unlike
+  // the pointer; refused by the store once that enemy died, whoever took its slot).
+  const std::vector<engine::PoolHandle>& handles_by_seq() const noexcept { return handles_by_seq_; }
   // Moves and fires every enemy, in seq order. aim_at: the player, or nothing when dead.
   void update(float dt, const Vec2* aim_at, BulletManager& enemy_bullets);
   // Releases enemies that died or left (two-phase, after everything else this step).
@@ -46,7 +49,13 @@ class EnemyManager {
   std::uint64_t seed_;
   const Scenario* scenario_;
   float approach_;                // fraction of the way to the target covered per step
+  struct Entry {
+    Enemy* enemy;
+    engine::PoolHandle handle;
+  };
+  std::vector<Entry> sorting_;    // scratch for sort_by_seq
   std::vector<Enemy*> by_seq_;    // scratch, capacity kept (no allocation once warm)
+  std::vector<engine::PoolHandle> handles_by_seq_;  // parallel to by_seq_
   float wave_clock_ = 0;          // seconds until the next wave
   std::size_t next_wave_ = 0;
   std::uint32_t waves_started_ = 0;

@@ -5,6 +5,8 @@
 #include "scenario.hpp"
 #include "vec2.hpp"
 
+#include <engine/pool/pool_handle.hpp>
+
 #include <cstdint>
 
 namespace game {
@@ -17,7 +19,16 @@ struct Bullet {
   std::uint64_t seq = 0; // spawn sequence number within its manager
   std::uint32_t color = 0xffffffffu;
   std::int32_t damage = 1;
+  // Homing shots only: null for a straight bullet; otherwise the target enemy's store
+  // handle, or kSeekingTarget while it has none. A handle, not an Enemy*: the enemy may die
+  // and its slot go to another, and the store's check is what notices.
+  engine::PoolHandle target;
+
+  bool homing() const noexcept { return !target.is_null(); }
 };
+
+// A homing shot with no target (nothing was in range); never live in any store.
+inline constexpr engine::PoolHandle kSeekingTarget{0xFFFFFFFFu, 1};
 
 enum class ParticleKind : std::uint8_t { spark, smoke, trail, flash };
 

@@ -5,12 +5,26 @@
 //            the classic code a pool replaces, kept so the two can be compared live.
 // Both modes refuse spawns past policy().max_capacity, so a capacity limit bites at the
 // same moment in either mode and switching modes never changes the game.
+//
+// Handles (spawn_handle, get): code that keeps a reference to an object across steps (a
+// homing shot's target) keeps an engine::PoolHandle, never a T*, and asks get() each time:
+//  - pooled: the handle is the pool's own, get() is VectorPool::get: a handle whose object
+//    died fails the generation check (nullptr, counted in stale_gets) even after the slot
+//    went to a newcomer;
+//  - heap:   new/delete has no such check, so the store adds the classic one, a generational
+//    table of pointers (index + generation, a LIFO free list; the generation is bumped when
+//    the object is deleted). That table is what heap code must add to be as safe as the pool;
+//    it is kept only once a handle was asked for, so plain spawn() heap stores stay plain.
+// set_pooling() moves every object to other storage, so it re-issues every handle: right
+// after it, translate(old) gives the same object's new handle (kGone if the object had
+// died), and the owner of a kept handle patches it then (Simulation does, for homing shots).
 #include <engine/pool/vector_pool.hpp>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -44,6 +58,9 @@ class ObjectStore {
   ObjectStore(const ObjectStore&) = delete;
   ObjectStore& operator=(const ObjectStore&) = delete;
 
+  // Never live in either mode: what translate() gives for a handle whose object had died.
+  static constexpr engine::PoolHandle kGone{0xFFFFFFF0u, 1};
+
   // Copies `value` into the store; nullptr when at max_capacity (or out of memory).
   T* spawn(const T& value) {
     if (size() >= policy_.max_capacity) return refuse();
@@ -57,9 +74,67 @@ class ObjectStore {
     if (heap_.size() == heap_.capacity()) ++heap_growths_;
     heap_.push_back(nullptr);
     heap_.back() = new T(value);
+    if (tracks_handles_) heap_slot_of_.push_back(claim_table_slot(heap_.back()).index);
     ++spawns_;
     note_size();
     return heap_.back();
+  }
+
+  // Same, but returns the object's handle (null when refused): what code that keeps a
+  // reference across steps must hold. Pooled: the pool's handle; heap: a table handle.
+  engine::PoolHandle spawn_handle(const T& value) {
+    if (pooled_) {
+      tracks_handles_ = true;
+      const auto handle = size() < policy_.max_capacity ? pool_.emplace(value) : std::nullopt;
+      if (!handle) {
+        refuse();
+        return {};
+      }
+      ++spawns_;
+      note_size();
+      return *handle;
+    }
+    track_heap_handles();
+    if (spawn(value) == nullptr) return {};
+    return handle_of_heap(heap_.size() - 1);
+  }
+
+  // The live object `handle` names, or nullptr (and stale_gets + 1) if it died, even when
+  // its slot holds a newcomer now. Null handles are refused the same way.
+  T* get(engine::PoolHandle handle) noexcept {
+    return const_cast<T*>(static_cast<const ObjectStore&>(*this).get(handle));
+  }
+  const T* get(engine::PoolHandle handle) const noexcept {
+    if (pooled_) return pool_.get(handle);
+    if (table_holds(handle)) return table_[handle.index].object;
+    ++heap_stale_gets_;
+    return nullptr;
+  }
+  // Live? Counts nothing.
+  bool contains(engine::PoolHandle handle) const noexcept {
+    return pooled_ ? pool_.contains(handle) : table_holds(handle);
+  }
+
+  // Visits every live object with its handle, f(PoolHandle, T&), in storage order.
+  template <class F>
+  void for_each_handle(F&& f) {
+    if (pooled_) {
+      tracks_handles_ = true;
+      pool_.for_each([&](engine::PoolHandle handle, T& object) { f(handle, object); });
+      return;
+    }
+    track_heap_handles();
+    for (std::size_t i = 0; i < heap_.size(); ++i) f(handle_of_heap(i), *heap_[i]);
+  }
+
+  // After set_pooling(): the new handle of the object `before` named before the switch;
+  // kGone if it had died; null stays null. Valid until the next set_pooling().
+  engine::PoolHandle translate(engine::PoolHandle before) const noexcept {
+    if (before.is_null()) return before;
+    const auto at = std::lower_bound(remap_.begin(), remap_.end(), before.index,
+                                     [](const Remap& r, std::uint32_t index) { return r.before.index < index; });
+    if (at == remap_.end() || at->before != before) return kGone;
+    return at->after;
   }
 
   // Two-phase update: keep(T&) runs on every live object and returns false for the dead;
@@ -78,9 +153,7 @@ class ObjectStore {
         ++i;
         continue;
       }
-      delete heap_[i];
-      heap_[i] = heap_.back();
-      heap_.pop_back();
+      erase_heap_at(i);
       ++releases_;
     }
   }
@@ -113,6 +186,7 @@ class ObjectStore {
     releases_ += size();
     pool_.clear();
     delete_heap_objects();
+    free_table_slots();
   }
 
   // Moves every live object to the other storage. Values are unchanged, addresses change.
@@ -120,11 +194,20 @@ class ObjectStore {
   // remembers the capacity it had warmed up to and comes back at that size, so switching
   // pooling back on does not replay the warm-up growths, and repeated switching cannot ratchet
   // the capacity up (the soak run checks that capacity stops growing).
+  // Every handle is re-issued (see translate()).
   void set_pooling(bool pooled) {
     if (pooled == pooled_) return;
+    remap_.clear();
     if (!pooled) {
       heap_.reserve(std::max(policy_.initial_capacity, pool_.size()));
-      pool_.for_each([&](T& object) { heap_.push_back(new T(std::move(object))); });
+      if (tracks_handles_) remap_.reserve(pool_.size());
+      pool_.for_each([&](engine::PoolHandle handle, T& object) {
+        heap_.push_back(new T(std::move(object)));
+        if (!tracks_handles_) return;
+        const engine::PoolHandle after = claim_table_slot(heap_.back());
+        heap_slot_of_.push_back(after.index);
+        remap_.push_back({handle, after});  // for_each walks slot order: sorted by before.index
+      });
       warm_capacity_ = pool_.capacity();
       pool_.clear();
       pool_.shrink_to_fit();
@@ -134,12 +217,17 @@ class ObjectStore {
       rebuilding_ = true;
       pool_.reserve(std::max(heap_.size(), warm_capacity_));
       rebuilding_ = false;
-      for (T* object : heap_) {
-        pool_.emplace(std::move(*object));
-        delete object;
+      if (tracks_handles_) remap_.reserve(heap_.size());
+      for (std::size_t i = 0; i < heap_.size(); ++i) {
+        const auto after = pool_.emplace(std::move(*heap_[i]));
+        if (tracks_handles_ && after) remap_.push_back({handle_of_heap(i), *after});
+        delete heap_[i];
       }
+      std::sort(remap_.begin(), remap_.end(),
+                [](const Remap& a, const Remap& b) { return a.before.index < b.before.index; });
       heap_.clear();
       heap_.shrink_to_fit();
+      free_table_slots();  // generations bumped: an unpatched heap handle stays stale
     }
     pooled_ = pooled;
   }
@@ -172,7 +260,7 @@ class ObjectStore {
     s.spawns = spawns_;
     s.releases = releases_;
     s.refused_spawns = refused_;
-    s.stale_gets = pool.stale_gets;
+    s.stale_gets = pool.stale_gets + heap_stale_gets_;
     s.failed_releases = pool.failed_releases;
     return s;
   }
@@ -192,8 +280,73 @@ class ObjectStore {
     heap_.clear();
   }
 
+  // --- Heap mode's generational table (what the pool's generations give for free) ------
+  struct TableSlot {
+    T* object = nullptr;           // null while free
+    std::uint32_t generation = 1;  // bumped when the object is deleted; never 0 (null handle)
+  };
+  struct Remap {
+    engine::PoolHandle before, after;
+  };
+
+  bool table_holds(engine::PoolHandle handle) const noexcept {
+    if (handle.is_null() || handle.index >= table_.size()) return false;  // null, never issued, or a sentinel
+    const TableSlot& slot = table_[handle.index];
+    return slot.object != nullptr && slot.generation == handle.generation;  // stale: died (and maybe reused)
+  }
+  engine::PoolHandle claim_table_slot(T* object) {
+    std::uint32_t index;
+    if (!free_slots_.empty()) {  // LIFO, like the pool's free stack: the newest hole first
+      index = free_slots_.back();
+      free_slots_.pop_back();
+    } else {
+      index = static_cast<std::uint32_t>(table_.size());
+      table_.emplace_back();
+      if (free_slots_.capacity() < table_.capacity()) free_slots_.reserve(table_.capacity());
+    }
+    table_[index].object = object;
+    return {index, table_[index].generation};
+  }
+  void free_table_slot(std::uint32_t index) noexcept {
+    TableSlot& slot = table_[index];
+    slot.object = nullptr;
+    if (++slot.generation == 0) slot.generation = 1;
+    free_slots_.push_back(index);  // reserved to table_.size(): never allocates
+  }
+  void free_table_slots() noexcept {
+    for (std::uint32_t index : heap_slot_of_) free_table_slot(index);
+    heap_slot_of_.clear();
+  }
+  engine::PoolHandle handle_of_heap(std::size_t i) const noexcept {
+    const std::uint32_t index = heap_slot_of_[i];
+    return {index, table_[index].generation};
+  }
+  // From the first handle asked for in heap mode on, every heap object has a table slot.
+  void track_heap_handles() {
+    tracks_handles_ = true;
+    while (heap_slot_of_.size() < heap_.size()) {
+      heap_slot_of_.push_back(claim_table_slot(heap_[heap_slot_of_.size()]).index);
+    }
+  }
+  // Deletes heap_[i] and swap-removes it (and its table slot, if it has one).
+  void erase_heap_at(std::size_t i) noexcept {
+    delete heap_[i];
+    heap_[i] = heap_.back();
+    heap_.pop_back();
+    if (heap_slot_of_.empty()) return;
+    free_table_slot(heap_slot_of_[i]);
+    heap_slot_of_[i] = heap_slot_of_.back();
+    heap_slot_of_.pop_back();
+  }
+
   engine::VectorPool<T> pool_;
   std::vector<T*> heap_;  // heap mode: owning pointers
+  std::vector<std::uint32_t> heap_slot_of_;  // heap mode, tracking: table index of heap_[i]
+  std::vector<TableSlot> table_;             // heap mode: the generational table
+  std::vector<std::uint32_t> free_slots_;    // its free list (LIFO)
+  std::vector<Remap> remap_;                 // the last set_pooling(): before -> after, by before.index
+  bool tracks_handles_ = false;              // a handle was asked for: heap objects get table slots
+  mutable std::uint64_t heap_stale_gets_ = 0;
   engine::GrowthPolicy policy_;
   bool pooled_;
   std::size_t warm_capacity_ = 0;  // pool capacity when heap mode last took over

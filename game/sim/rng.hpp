@@ -26,6 +26,7 @@ enum class Purpose : std::uint64_t {
   star_x,
   star_y,
   star_depth,
+  homing_shot,
 };
 
 // splitmix64's finalizer: a bijective avalanche mix of 64 bits.

@@ -101,6 +101,14 @@ Scenario read_scenario(const json& root, const std::string& name) {
     e.boolean("cancels_enemy_bullets", s.escalation.cancels_enemy_bullets);
     e.finish();
   }
+  if (const json* v = r.find("homing")) {
+    ObjectReader h(*v, "homing");
+    h.number("share", s.homing.share, 0.0f, 1.0f);
+    h.number("turn_rate", s.homing.turn_rate, 0.0f, 100.0f);
+    h.number("seek_radius", s.homing.seek_radius, 1.0f, 8192.0f);
+    h.integer("max_live", s.homing.max_live, 0, 100000);
+    h.finish();
+  }
   r.number("stress", s.stress, 0.01f, 1000.0f);
   r.number("enemy_density", s.enemy_density, 0.0f, 100.0f);
   if (const json* v = r.find("particles")) {

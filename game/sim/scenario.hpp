@@ -66,6 +66,17 @@ struct EscalationConfig {
                                       // (off in storm.json: its bullet wall must stand)
 };
 
+// Homing shots: a share of the player's bullets lock on to the nearest enemy within
+// seek_radius (ties: the lower spawn seq) and turn towards it; when the target dies they
+// lock on again. They keep the target as a handle, so a dead target is refused even after
+// its slot went to a newcomer. max_live caps them, so held fire at 300k bullets stays cheap.
+struct HomingConfig {
+  float share = 0;               // of the player's bullets; 0: off (storm.json, the soak)
+  float turn_rate = 5;           // radians per second the velocity turns towards the target
+  float seek_radius = 420;       // world units: how far a lock-on search looks
+  int max_live = 384;            // homing bullets in flight at most; later shots fly straight
+};
+
 struct PlayerConfig {
   int lives = 3;
   float speed = 340;             // world units per second at full stick
@@ -87,6 +98,7 @@ struct Scenario {
   PlayerConfig player;
   WeaponConfig weapon;
   EscalationConfig escalation;
+  HomingConfig homing;
   float stress = 1;              // multiplies the fire rate and widens the spread
   float enemy_density = 1;       // multiplies every wave's count
   ParticleConfig particles;

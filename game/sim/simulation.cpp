@@ -1,5 +1,6 @@
 #include "simulation.hpp"
 
+#include "homing.hpp"
 #include "rng.hpp"
 
 #include <algorithm>
@@ -72,6 +73,9 @@ constexpr BurstSpec spark_burst(float cone, float speed_min, float speed_max, fl
 constexpr BurstSpec kHitSparks = spark_burst(2.2f, 120, 360, 4, 7, engine::rgba(255, 240, 160));
 constexpr BurstSpec kCancelSparks = spark_burst(2.6f, 60, 220, 3, 6, engine::rgba(255, 120, 200));
 
+constexpr std::uint32_t kShotColor = engine::rgba(120, 255, 230);
+constexpr std::uint32_t kHomingColor = engine::rgba(255, 190, 60);  // amber: a player sees which shots curve
+
 std::int64_t points_for(EnemyKind kind) {
   switch (kind) {
     case EnemyKind::grunt: return 100;
@@ -132,6 +136,7 @@ void Simulation::restart() {
   player_.lives = scenario_.player.lives;
   player_.shield = scenario_.player.respawn_shield_seconds;
   score_ = 0;
+  homing_live_ = 0;
   game_time_ = 0;
   game_over_time_ = 0;
   game_over_ = false;
@@ -158,6 +163,7 @@ void Simulation::apply_settings() {
     enemy_bullets_.store().set_pooling(want.pooling);
     particles_.store().set_pooling(want.pooling);
     enemies_.store().set_pooling(want.pooling);
+    patch_homing_targets();  // the enemy store re-issued its handles
   }
   applied_ = want;
   settings_ = want;
@@ -197,13 +203,26 @@ void Simulation::step(const Input& external) {
     return &storm_cells_[static_cast<std::size_t>(cy) * static_cast<std::size_t>(storm_columns_) +
                          static_cast<std::size_t>(cx)];
   };
-  player_bullets_.update(dt, alive_area, [&](const Bullet& b) {
+  std::uint64_t homing_after = 0;  // a count: the same in any storage order
+  const auto hit_test = [&](const Bullet& b) {
     if (std::uint8_t* cell = storm_cell(b.pos)) *cell = 1;  // marking commutes: order cannot matter
     const std::int32_t enemy = grid_.first_overlap(b.pos, b.radius);
-    if (enemy < 0) return false;
+    if (enemy < 0) {
+      if (b.homing()) ++homing_after;
+      return false;
+    }
     hits_.push_back({b.seq, static_cast<std::uint32_t>(enemy), b.damage, b.pos, b.vel});
     return true;
-  });
+  };
+  if (scenario_.homing.share > 0) {
+    const HomingField field{enemies_.store(), grid_, enemies_.by_seq(), enemies_.handles_by_seq(), world()};
+    player_bullets_.update(dt, alive_area, hit_test, [&](Bullet& b) {
+      steer_homing_shot(b, field, scenario_.homing, frame_, dt, stale_refusals_);
+    });
+  } else {
+    player_bullets_.update(dt, alive_area, hit_test);
+  }
+  homing_live_ = homing_after;
   resolve_hits();
 
   // 3. Enemy bullets move; one in a cell the player's storm occupies is cancelled (sparks,
@@ -320,6 +339,7 @@ void Simulation::fire_weapon(float shots, int count) {
   const float spread = std::min(2 * kPi, w.spread_degrees * kDegrees * std::sqrt(rate));
   const float centre = std::atan2(player_.aim.y, player_.aim.x);
   const auto n = static_cast<int>(shots);
+  const HomingConfig& homing = scenario_.homing;
   for (int shot = 0; shot < n; ++shot) {
     // Shots due in one step leave at evenly spaced moments within it, not in one clump.
     const float lead = static_cast<float>(shot) / static_cast<float>(n);
@@ -330,10 +350,25 @@ void Simulation::fire_weapon(float shots, int count) {
       const float angle = centre + (slot + jitter) * spread;
       const float speed = w.bullet_speed * random_range(seed_, seq, Purpose::bullet_speed, 0.96f, 1.04f);
       const Vec2 vel = from_angle(angle, speed);
-      player_bullets_.fire(player_.pos + vel * (kStepSeconds * lead), vel, kPlayerBulletRadius,
-                           engine::rgba(120, 255, 230), w.damage);
+      const bool homes = homing.share > 0 && homing_live_ < static_cast<std::uint64_t>(homing.max_live) &&
+                         random_unit(seed_, seq, Purpose::homing_shot) < homing.share;
+      Bullet* b = player_bullets_.fire(player_.pos + vel * (kStepSeconds * lead), vel, kPlayerBulletRadius,
+                                       homes ? kHomingColor : kShotColor, w.damage);
+      if (b && homes) {
+        b->target = kSeekingTarget;  // locks on in its first step
+        ++homing_live_;
+      }
     }
   }
+}
+
+// set_pooling re-issued every enemy handle: a homing shot's target becomes the same enemy's
+// new handle (or ObjectStore::kGone, refused next step, if that enemy had died).
+void Simulation::patch_homing_targets() {
+  auto& enemies = enemies_.store();
+  player_bullets_.store().for_each([&](Bullet& b) {
+    if (b.homing() && b.target != kSeekingTarget) b.target = enemies.translate(b.target);
+  });
 }
 
 void Simulation::resolve_hits() {
@@ -464,6 +499,8 @@ SimStats Simulation::stats() const {
   s.deaths = deaths_;
   s.restarts = restarts_;
   s.cancels = cancels_total_;
+  s.stale_refusals = stale_refusals_;
+  s.homing_live = homing_live_;
   s.heat_multiplier = heat_multiplier();
   const float top = std::log2(std::max(1.0f, scenario_.escalation.max_multiplier));
   s.heat_fraction = top > 0 ? player_.heat / top : 0.0f;

@@ -48,6 +48,8 @@ struct SimStats {
   std::uint64_t growth_events = 0;  // all pools, this run (rebuilds not included)
   std::uint64_t rebuilds = 0;       // pools rebuilt by switching pooling back on, this run
   std::uint64_t cancels = 0;        // enemy bullets the player's storm cancelled, this run
+  std::uint64_t stale_refusals = 0; // homing shots whose target handle the enemy store refused (it died), this run
+  std::uint64_t homing_live = 0;    // homing shots in flight
   float heat_multiplier = 1;        // the held-fire escalation in force (1 .. max_multiplier)
   float heat_fraction = 0;          // the same on a 0..1 scale (log2), for the HUD meter
 };
@@ -130,6 +132,7 @@ class Simulation {
   void update_heat(bool firing);
   float heat_multiplier() const noexcept;
   void fire_weapon(float shots, int bullets_per_shot);
+  void patch_homing_targets();
   void emit_trail();
   void mark_storm();
   void resolve_cancels();
@@ -158,6 +161,8 @@ class Simulation {
   std::vector<std::uint8_t> storm_cells_;
   std::int32_t storm_columns_ = 0, storm_rows_ = 0;
   std::uint64_t cancels_total_ = 0;
+  std::uint64_t stale_refusals_ = 0;  // homing lookups the enemy store refused
+  std::uint64_t homing_live_ = 0;     // homing shots alive after the last bullet pass (max_live caps it)
   float aura_radius_ = 0;    // this step: enemy bullets nearer the ship than this are cancelled
   std::vector<GrowthRecord> growth_log_;
   std::uint64_t growth_log_dropped_ = 0;

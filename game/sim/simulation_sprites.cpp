@@ -151,7 +151,8 @@ void Simulation::emit_sprites(Sink& out, float alpha) const {
     out.push_back(sprite(lerp(b.prev, b.pos, alpha), size, size, atlas::enemy_bullet, bullets, b.color));
   });
   player_bullets_.store().for_each([&](const Bullet& b) {
-    out.push_back(sprite(lerp(b.prev, b.pos, alpha), 7, 20, atlas::player_bullet, bullets, b.color,
+    const float width = b.homing() ? 11.0f : 7.0f;  // homing shots: amber (their colour) and wider, to see them curve
+    out.push_back(sprite(lerp(b.prev, b.pos, alpha), width, 20, atlas::player_bullet, bullets, b.color,
                          std::atan2(b.vel.y, b.vel.x) - kPi / 2));
   });
 

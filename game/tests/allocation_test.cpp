@@ -92,9 +92,10 @@ TEST(SteadyState, HeapModeAllocatesPerObject) {
 TEST(SteadyState, RunHeadlessReportsZeroForPooledRuns) {
   Simulation sim(repo_scenario("default.json"), 1);
   sim.settings().autofire = true;
-  // Held fire escalates for about 9 s and the pools grow all that time; then they hold.
-  const FrameSummary summary = run_headless(sim, 1800);
-  EXPECT_EQ(summary.frames, 1800u);
+  // The autopilot's bursts grow the pools until one of them first passes about 2400 live
+  // bullets (frame 1133 with homing shots, which take targets down sooner); then they hold.
+  const FrameSummary summary = run_headless(sim, 2400);
+  EXPECT_EQ(summary.frames, 2400u);
   EXPECT_GT(summary.steady_frames, 1000u);
   EXPECT_EQ(summary.heap_allocs_per_frame_max_steady, 0);
 }

@@ -63,6 +63,9 @@ TEST(OverlayModel, MatchesTheReportOfAHeadlessRunFieldByField) {
     EXPECT_EQ(p.spawns, rp.at("spawns").get<std::uint64_t>());
     EXPECT_EQ(p.releases, rp.at("releases").get<std::uint64_t>());
     EXPECT_EQ(p.refused_spawns, rp.at("refused_spawns").get<std::uint64_t>());
+    if (p.id == PoolId::enemies) {  // every stale lookup of the enemy store is a homing shot's refusal
+      EXPECT_EQ(p.stale_gets, r.at("game").at("stale_refusals").get<std::uint64_t>());
+    }
     EXPECT_EQ(p.max_capacity, rp.at("policy").at("max_capacity").get<std::size_t>());
     EXPECT_DOUBLE_EQ(p.fill, static_cast<double>(p.live) / static_cast<double>(p.capacity));
     growths += p.growth_events;
@@ -171,12 +174,14 @@ TEST(OverlayModel, RateMeterCountsTheLastSecondOfSteps) {
     pools[0].spawns += 5;    // 300 per second
     pools[0].releases += 2;  // 120 per second
     if (step > 150) pools[0].refused_spawns += 1;
+    if (step % 20 == 0) pools[3].stale_gets += 1;  // a homing shot's target died: 3 per second
     meter.sample(step, pools);
   }
   const PoolRates r = meter.rates(PoolId::bullets);
   EXPECT_DOUBLE_EQ(r.emplaces_per_second, 300.0);
   EXPECT_DOUBLE_EQ(r.releases_per_second, 120.0);
   EXPECT_EQ(r.refused_last_second, 50u);
+  EXPECT_DOUBLE_EQ(meter.rates(PoolId::enemies).stale_gets_per_second, 3.0);
   EXPECT_EQ(meter.rates(PoolId::particles).emplaces_per_second, 0.0);
   meter.sample(200, pools);  // a repeated step (pause) does not shorten the second
   EXPECT_DOUBLE_EQ(meter.rates(PoolId::bullets).emplaces_per_second, 300.0);

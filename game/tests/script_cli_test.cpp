@@ -137,6 +137,10 @@ TEST_F(ScriptCli, ShippedHoldFireRunsHeadless) {
   EXPECT_EQ(p[2].at("heap_allocs").at("p50").get<double>(), 0.0);
   EXPECT_FALSE(r.at("game").at("game_over").get<bool>());             // holding fire keeps you alive
   EXPECT_EQ(r.at("game").at("deaths").get<int>(), 0);
+  // The game this script plays, pinned. Homing shots (default.json's `homing` key) changed the
+  // rules, and with them the pin (was 0x834825805dc1cf8f before homing shots).
+  EXPECT_EQ(r.at("state_hash"), "0xb223633944bf8ee5");
+  EXPECT_GT(r.at("game").at("stale_refusals").get<std::uint64_t>(), 0u) << "homing shots lost targets that died";
 }
 
 }  // namespace
