@@ -178,7 +178,8 @@ void GameApp::imgui() {
   runtime.paused = app_.paused();
   runtime.vsync = app_.vsync();
   runtime.deterministic = app_.deterministic();
-  carry_out(panel_.draw({model_, sim_.settings(), runtime, compare_.get()}));
+  if (memory_.due(sim_.frame())) memory_.refresh(sim_);
+  carry_out(panel_.draw({model_, sim_.settings(), runtime, compare_.get(), &memory_}));
 }
 
 }  // namespace game

@@ -110,5 +110,10 @@ class MemoryMap {
 std::uint32_t occupancy_color(const MapCell& cell) noexcept;
 std::uint32_t walk_color(const MapCell& cell) noexcept;
 inline constexpr std::uint32_t kPageEdgeColor = 0xFFFFFFFFu;
+// The grid both pictures lay the cells out on, row by row: 64 columns, so kMaxCells fill 32 rows.
+inline constexpr std::size_t kMapColumns = 64;
+inline std::size_t map_rows(const MemoryMap& map) noexcept {
+  return (map.cells().size() + kMapColumns - 1) / kMapColumns;
+}
 
 }  // namespace game

@@ -87,6 +87,8 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     if (header("Pools", true)) draw_pools(model);
     if (header("Frame time", true)) draw_frame_time(model, out);
     if (header("Memory", true)) draw_memory(model);
+    if (memory_map_open_) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+    if (frame.memory != nullptr && header("Memory map", false)) memory_map_rects_ = draw_memory_map(*frame.memory);
     if (header("Controls", false)) draw_controls(frame, out);
     if (header("Advisor", false)) draw_advisor(frame, out);
     if (header("Compare", false)) draw_compare(frame, out);

@@ -10,6 +10,7 @@
 // pool at its max capacity refusing spawns) sit above the headers, always visible.
 #include "compare_run.hpp"
 #include "overlay_graph.hpp"
+#include "overlay_memory_map.hpp"
 #include "overlay_model.hpp"
 #include "settings.hpp"
 
@@ -49,6 +50,7 @@ struct OverlayFrame {
   const Settings& requested;          // Simulation::settings(): what the next step applies
   OverlayRuntime runtime;
   const CompareRun* compare = nullptr;  // running or finished A/B run, if any
+  const MemorySnapshot* memory = nullptr;  // set: the "Memory map" section is drawn from it
 };
 
 class OverlayPanel {
@@ -65,6 +67,8 @@ class OverlayPanel {
   // Where a widget was drawn last, by label: the section headers, "pooling", "Pause",
   // "Reset statistics", "Apply suggestions", "Run A/B". Empty if not drawn. Tests click there.
   ScreenRect item_rect(const char* label) const noexcept;
+  void open_memory_map() noexcept { memory_map_open_ = true; }  // before the first draw (tests, screenshots)
+  const MemoryMapRects& memory_map_rects() const noexcept { return memory_map_rects_; }
 
  private:
   void draw_warnings(const OverlayModel& model);
@@ -91,6 +95,8 @@ class OverlayPanel {
   FrameGraphRects graph_;
   ScreenRect panel_rect_;
   std::array<std::pair<const char*, ScreenRect>, 12> items_{};
+  bool memory_map_open_ = false;
+  MemoryMapRects memory_map_rects_{};
 };
 
 }  // namespace game
