@@ -14,7 +14,7 @@ constexpr const char* kUsage =
     "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
-    "                [--render-path fast|instanced]\n"
+    "                [--render-path fast|instanced] [--memory-map FILE.png]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
     "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
     "                       (default with --script: the script's length)\n"
@@ -37,6 +37,9 @@ constexpr const char* kUsage =
     "                       mouse and gamepad; the report gets one phase per settings span\n"
     "  --render-path PATH   fast (default): small sprites stamped on the CPU into one\n"
     "                       image per blend group; instanced: every sprite a GL quad\n"
+    "  --memory-map FILE    at exit, write the pools' memory map as PNG: per pool the\n"
+    "                       live share of each run of slots and the walk order (heap\n"
+    "                       mode: the objects' addresses); the report gets its summary\n"
     "  --frame-csv FILE     write every frame's sim/render ms, heap allocations and\n"
     "                       growth flag as CSV at exit (scripts/bench charts it)\n"
     "  --pace               headless: after each step rest a ninth of its time, so a\n"
@@ -85,7 +88,7 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     static const std::set<std::string> switches = {"--headless", "--autofire", "--compare", "--pace"};
     static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
                                                  "--storage", "--report",   "--screenshot", "--frame-csv",
-                                                 "--advise",  "--script",  "--render-path"};
+                                                 "--advise",  "--script",  "--render-path", "--memory-map"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown flag '" + std::string(argv[i]) + "'");
     }
@@ -140,6 +143,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.script = value;
     } else if (arg == "--frame-csv") {
       o.frame_csv = value;
+    } else if (arg == "--memory-map") {
+      o.memory_map = value;
     } else {
       o.screenshot = value;
     }
@@ -152,6 +157,9 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     return fail("--script plays a single run; it cannot be combined with --compare");
   }
   if (o.compare && !o.advise.empty()) return fail("--advise needs a single run; it cannot be combined with --compare");
+  if (o.compare && !o.memory_map.empty()) {
+    return fail("--memory-map needs a single run; it cannot be combined with --compare");
+  }
   result.options = o;
   return result;
 }

@@ -3,7 +3,7 @@
 //   poolshot [--headless] [--frames N] [--scenario FILE] [--seed N] [--pooling on|off]
 //            [--storage contiguous|stable] [--autofire] [--report FILE] [--screenshot FILE]
 //            [--frame-csv FILE] [--pace] [--compare] [--advise FILE] [--script FILE]
-//            [--render-path fast|instanced]
+//            [--render-path fast|instanced] [--memory-map FILE.png]
 // Values go as `--flag value` or `--flag=value`. A bad flag or value is a usage error:
 // main prints the reason and the usage to stderr and exits 2.
 #include <engine/pool/growth_policy.hpp>
@@ -33,6 +33,7 @@ struct Options {
   bool compare = false;                       // headless A/B: pooling on vs off, same seed and input
   std::string advise;                         // scenario with the advisor's capacities, written at exit
   std::string script;                         // input/settings timeline (script.hpp); empty: none
+  std::string memory_map;                     // PNG of the pools' memory map at exit; empty: none
   bool instanced_render = false;              // --render-path instanced: every sprite an instanced
                                               // quad (the old path), not the CPU-stamped fast path
 };

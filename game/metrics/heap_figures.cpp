@@ -47,4 +47,16 @@ HeapFigures read_heap_figures() noexcept {
   return f;
 }
 
+nlohmann::json heap_figures_json(const HeapFigures& f) {
+  return {{"allocator_figures", f.valid ? "glibc mallinfo2" : "unavailable"},
+          {"arena_bytes", f.arena_bytes},
+          {"mmapped_bytes", f.mmapped_bytes},
+          {"in_use_bytes", f.in_use_bytes},
+          {"free_bytes_held", f.free_bytes},
+          {"free_chunks", f.free_chunks},
+          {"top_releasable_bytes", f.top_releasable},
+          {"fragmentation", f.fragmentation()},
+          {"resident_bytes", f.resident_bytes}};
+}
+
 }  // namespace game

@@ -5,6 +5,8 @@
 // object uses but the process keeps: the fragmentation pooling avoids); /proc/self/statm gives
 // the resident set. Reading both allocates nothing (statm is read with read(2) into a buffer on
 // the stack), so the overlay may read them in the frame loop.
+#include <nlohmann/json.hpp>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -27,5 +29,6 @@ struct HeapFigures {
 
 HeapFigures read_heap_figures() noexcept;
 std::size_t read_resident_bytes() noexcept;  // 0 if /proc/self/statm cannot be read
+nlohmann::json heap_figures_json(const HeapFigures& figures);  // the report's "heap" objects
 
 }  // namespace game

@@ -55,6 +55,5 @@ class MemorySnapshot {
 // The report's "memory" section: per pool the run-length summary of its map, then the
 // allocator figures and the resident set.
 nlohmann::json memory_json(const MemorySnapshot& snapshot);
-nlohmann::json heap_figures_json(const HeapFigures& figures);
 
 }  // namespace game
