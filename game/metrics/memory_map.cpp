@@ -45,33 +45,32 @@ void MemoryMap::begin(std::size_t positions, std::size_t page_slots, std::size_t
     // A page starts in this cell when a multiple of page_slots falls in [c * per_cell, next).
     if (page_slots_ != 0) cells_[c].page_edge = (c * per_cell) % page_slots_ == 0 || per_cell > page_slots_;
   }
-  // Slot i of a word overlaps lines [i * stride / 64, ((i + 1) * stride - 1) / 64] of the word's
-  // 64 * stride bytes (a word starts on a line, since 64 * stride is a multiple of 64).
-  use_line_masks_ = slot_bytes_ <= line_masks_.size();
-  if (use_line_masks_) {
-    for (std::size_t j = 0; j < slot_bytes_; ++j) {
-      const std::size_t lo = j * kLineBytes / slot_bytes_;
-      const std::size_t hi = std::min<std::size_t>(63, (j * kLineBytes + kLineBytes - 1) / slot_bytes_);
-      line_masks_[j] = low_bits(static_cast<unsigned>(hi + 1)) & ~low_bits(static_cast<unsigned>(lo));
-    }
-  }
-  run_live_ = false;
-  run_length_ = 0;
+  build_line_tables();
+  open_free_ = 0;
+  previous_live_ = false;
   last_live_ = 0;
   page_ = ~std::size_t{0};
   page_has_live_ = false;
 }
 
-void MemoryMap::close_run() noexcept {
-  if (run_length_ == 0) return;
-  if (run_live_) {
-    ++summary_.live_runs;
-  } else {  // a free run followed by a live position: a hole
-    ++summary_.holes;
-    summary_.hole_slots += run_length_;
-    summary_.longest_hole = std::max(summary_.longest_hole, run_length_);
+void MemoryMap::build_line_tables() noexcept {
+  if (table_stride_ == slot_bytes_) return;
+  table_stride_ = slot_bytes_ <= line_masks_.size() ? slot_bytes_ : 0;
+  if (table_stride_ == 0) return;
+  // Slot i of a word overlaps lines [i * stride / 64, ((i + 1) * stride - 1) / 64] of the word's
+  // 64 * stride bytes (a word starts on a line, since 64 * stride is a multiple of 64).
+  for (std::size_t j = 0; j < slot_bytes_; ++j) {
+    const std::size_t lo = j * kLineBytes / slot_bytes_;
+    const std::size_t hi = std::min<std::size_t>(63, (j * kLineBytes + kLineBytes - 1) / slot_bytes_);
+    line_masks_[j] = low_bits(static_cast<unsigned>(hi + 1)) & ~low_bits(static_cast<unsigned>(lo));
   }
-  run_length_ = 0;
+  if (slot_bytes_ % 8 != 0) return;
+  const std::size_t lines_per_byte = slot_bytes_ / 8;  // 8 slots fill this many whole lines
+  for (std::size_t byte = 0; byte < lines_by_byte_.size(); ++byte) {
+    std::size_t lines = 0;
+    for (std::size_t j = 0; j < lines_per_byte; ++j) lines += (byte & line_masks_[j]) != 0 ? 1u : 0u;
+    lines_by_byte_[byte] = static_cast<std::uint8_t>(lines);
+  }
 }
 
 void MemoryMap::add_word(std::size_t first, std::uint64_t bits, unsigned valid) noexcept {
@@ -86,41 +85,40 @@ void MemoryMap::add_word(std::size_t first, std::uint64_t bits, unsigned valid) 
       cells_[(first + i) >> cell_shift_].live += popcount((bits >> i) & low_bits(per_cell));
     }
   }
-  // Runs: walk the word's segments of equal bits.
-  const std::uint64_t full = low_bits(valid);
-  if (bits == 0 || bits == full) {
-    const bool live = bits != 0;
-    if (live != run_live_) {
-      close_run();
-      run_live_ = live;
-    }
-    run_length_ += valid;
-  } else {
-    for (unsigned i = 0; i < valid;) {
-      const std::uint64_t rest = bits >> i;
-      const bool live = (rest & 1u) != 0;
-      const std::uint64_t stop = live ? ~rest : rest;  // the first bit that differs
-      unsigned length = stop == 0 ? valid - i : static_cast<unsigned>(__builtin_ctzll(stop));
-      length = std::min(length, valid - i);
-      if (live != run_live_) {
-        close_run();
-        run_live_ = live;
-      }
-      run_length_ += length;
-      i += length;
-    }
+  // Runs, a word at a time: run starts are bits whose lower neighbour differs.
+  if (bits == 0) {
+    open_free_ += valid;
+    previous_live_ = false;
+    return;
   }
-  if (bits == 0) return;
+  const std::uint64_t free_bits = ~bits & low_bits(valid);
+  const auto lead_free = static_cast<std::size_t>(__builtin_ctzll(bits));
+  const std::size_t top = 63 - static_cast<std::size_t>(__builtin_clzll(bits));
+  const std::size_t trail_free = valid - 1 - top;
+  // The free run reaching into this word from below ends here: a hole (also one at position 0).
+  if (open_free_ + lead_free > 0) {
+    ++summary_.holes;
+    summary_.longest_hole = std::max(summary_.longest_hole, open_free_ + lead_free);
+  }
+  // Free runs strictly inside the word: all free-run starts but the leading and trailing runs.
+  const std::uint64_t inner_free = free_bits & ~low_bits(static_cast<unsigned>(lead_free)) & low_bits(static_cast<unsigned>(top + 1));
+  if (inner_free != 0) {
+    summary_.holes += popcount(inner_free & ~(inner_free << 1));
+    std::size_t longest = 0;  // z & (z >> 1) shortens every run by one: the rounds are the longest run
+    for (std::uint64_t z = inner_free; z != 0; z &= z >> 1) ++longest;
+    summary_.longest_hole = std::max(summary_.longest_hole, longest);
+  }
+  summary_.live_runs += popcount(bits & ~(bits << 1)) - ((bits & 1u) != 0 && previous_live_ ? 1u : 0u);
+  open_free_ = trail_free;
+  previous_live_ = trail_free == 0;
   summary_.live += popcount(bits);
   last_live_ = first + 64 - static_cast<std::size_t>(__builtin_clzll(bits));
   // Cache lines: which page, where in it, the first and last live line, the lines holding one.
   const std::size_t page = page_slots_ == 0 ? 0 : first / page_slots_;
   const std::size_t offset = page_slots_ == 0 ? first : first % page_slots_;
   const std::size_t word_line = offset / kWordBits * slot_bytes_;  // the word's first line in the page
-  const auto lowest = static_cast<std::size_t>(__builtin_ctzll(bits));
-  const std::size_t highest = 63 - static_cast<std::size_t>(__builtin_clzll(bits));
-  const std::size_t first_line = word_line + lowest * slot_bytes_ / kLineBytes;
-  const std::size_t last_line = word_line + ((highest + 1) * slot_bytes_ - 1) / kLineBytes;
+  const std::size_t first_line = word_line + lead_free * slot_bytes_ / kLineBytes;
+  const std::size_t last_line = word_line + ((top + 1) * slot_bytes_ - 1) / kLineBytes;
   if (page != page_) {
     if (page_has_live_) summary_.lines_spanned += page_last_line_ - page_first_line_ + 1;
     page_ = page;
@@ -130,7 +128,9 @@ void MemoryMap::add_word(std::size_t first, std::uint64_t bits, unsigned valid) 
   page_last_line_ = last_line;
   if (bits == ~std::uint64_t{0}) {
     summary_.lines_live += slot_bytes_;  // a full word fills its 64 * stride bytes: stride lines
-  } else if (use_line_masks_) {
+  } else if (table_stride_ != 0 && slot_bytes_ % 8 == 0) {
+    for (unsigned b = 0; b < 64; b += 8) summary_.lines_live += lines_by_byte_[(bits >> b) & 0xFFu];
+  } else if (table_stride_ != 0) {
     std::size_t lines = 0;
     for (std::size_t j = 0; j < slot_bytes_; ++j) lines += (bits & line_masks_[j]) != 0 ? 1u : 0u;
     summary_.lines_live += lines;
@@ -147,12 +147,8 @@ void MemoryMap::add_word(std::size_t first, std::uint64_t bits, unsigned valid) 
 }
 
 void MemoryMap::finish() noexcept {
-  if (run_live_) {
-    close_run();
-  } else {
-    summary_.tail_slots = run_length_;  // free after the last live object: not a hole
-    run_length_ = 0;
-  }
+  summary_.tail_slots = open_free_;  // free after the last live object: spare capacity, not a hole
+  summary_.hole_slots = last_live_ - summary_.live;
   if (page_has_live_) summary_.lines_spanned += page_last_line_ - page_first_line_ + 1;
   const std::size_t per_cell = positions_per_cell();
   for (std::size_t c = 0; c < cells_.size(); ++c) cells_[c].beyond_last_live = c * per_cell >= last_live_;

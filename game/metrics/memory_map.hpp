@@ -84,18 +84,23 @@ class MemoryMap {
   std::uintptr_t scatter_base() const noexcept { return scatter_base_; }  // heap: lowest object address
 
  private:
-  void close_run() noexcept;
+  void build_line_tables() noexcept;
 
   std::vector<MapCell> cells_;
   MapSummary summary_;
   unsigned cell_shift_ = 0;         // position >> cell_shift_ = cell
   std::size_t page_slots_ = 0;      // 0: one buffer
   std::size_t slot_bytes_ = 1;
-  std::array<std::uint64_t, 256> line_masks_{};  // slots of a word that overlap each of its lines
-  bool use_line_masks_ = false;     // stride <= 256 bytes: a word's lines counted with the masks
-  // Run-length state while building.
-  bool run_live_ = false;
-  std::size_t run_length_ = 0;
+  // Lines a word's live slots touch. A stride that is a multiple of 8 bytes puts every 8 slots
+  // on whole lines (8 * stride is a multiple of 64), so a table by byte of the word answers in
+  // 8 lookups; other strides up to 256 bytes test the word against each line's slot mask.
+  std::array<std::uint8_t, 256> lines_by_byte_{};
+  std::array<std::uint64_t, 256> line_masks_{};
+  std::size_t table_stride_ = 0;    // the stride the tables were built for (0: none)
+  // Run-length state while building: free positions since the last live one, and whether the
+  // position just before the current word was live.
+  std::size_t open_free_ = 0;
+  bool previous_live_ = false;
   std::size_t last_live_ = 0;       // highest live position + 1 (0: none)
   std::size_t page_ = ~std::size_t{0};  // page being scanned, for the lines crossed
   std::size_t page_first_line_ = 0, page_last_line_ = 0;

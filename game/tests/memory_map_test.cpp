@@ -97,6 +97,74 @@ TEST(MemoryMap, CacheLinesTouchedHoldingALiveObject) {
   EXPECT_EQ(wide.summary().lines_spanned, 48u + 2u);  // line 0 of word 0 to line 1 of word 1
 }
 
+// The word-at-a-time summary against a position-by-position reference, over random layouts,
+// densities, page sizes and strides (multiples of 8 use the byte table, 20 the line masks, 300
+// the per-slot fallback).
+TEST(MemoryMap, SummaryMatchesAPositionByPositionReference) {
+  std::mt19937 rng(18);
+  for (int round = 0; round < 60; ++round) {
+    const std::size_t positions = 64 * (1 + rng() % 40) - (round % 3 == 0 ? rng() % 63 : 0);
+    const std::size_t page = round % 2 == 0 ? 0 : 64u << (rng() % 3);
+    const std::size_t stride = std::vector<std::size_t>{16, 48, 56, 112, 20, 300}[static_cast<std::size_t>(round) % 6];
+    const auto density = static_cast<unsigned>(rng() % 101);
+    std::vector<bool> live(positions);
+    for (std::size_t i = 0; i < positions; ++i) live[i] = rng() % 100 < density;
+    MemoryMap map;
+    map.begin(positions, page, stride);
+    for (std::size_t first = 0; first < positions; first += 64) {
+      std::uint64_t bits = 0;
+      const auto valid = static_cast<unsigned>(std::min<std::size_t>(64, positions - first));
+      for (unsigned i = 0; i < valid; ++i) bits |= live[first + i] ? std::uint64_t{1} << i : 0;
+      map.add_word(first, bits, valid);
+    }
+    map.finish();
+    // Reference.
+    MapSummary ref;
+    std::size_t last = 0, run = 0;
+    for (std::size_t i = 0; i < positions; ++i) {
+      if (live[i]) {
+        ++ref.live;
+        last = i + 1;
+        if (run > 0) {
+          ++ref.holes;
+          ref.longest_hole = std::max(ref.longest_hole, run);
+        }
+        if (i == 0 || !live[i - 1]) ++ref.live_runs;
+        run = 0;
+      } else {
+        ++run;
+      }
+    }
+    std::vector<std::pair<std::size_t, std::size_t>> lines;  // (page, line) holding a live byte
+    std::size_t spanned = 0;
+    for (std::size_t i = 0; i < positions;) {  // page by page: first to last live line
+      const std::size_t end = page == 0 ? positions : std::min(positions, (i / page + 1) * page);
+      std::size_t lo = ~std::size_t{0}, hi = 0;
+      for (std::size_t k = i; k < end; ++k) {
+        if (!live[k]) continue;
+        const std::size_t off = k - i;
+        for (std::size_t l = off * stride / 64; l <= ((off + 1) * stride - 1) / 64; ++l) lines.emplace_back(i, l);
+        lo = std::min(lo, off * stride / 64);
+        hi = ((off + 1) * stride - 1) / 64;
+      }
+      if (lo != ~std::size_t{0}) spanned += hi - lo + 1;
+      i = end;
+    }
+    std::sort(lines.begin(), lines.end());
+    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+    const MapSummary& s = map.summary();
+    const std::string where = "round " + std::to_string(round);
+    EXPECT_EQ(s.live, ref.live) << where;
+    EXPECT_EQ(s.live_runs, ref.live_runs) << where;
+    EXPECT_EQ(s.holes, ref.holes) << where;
+    EXPECT_EQ(s.longest_hole, ref.longest_hole) << where;
+    EXPECT_EQ(s.hole_slots, last - ref.live) << where;
+    EXPECT_EQ(s.tail_slots, positions - last) << where;
+    EXPECT_EQ(s.lines_live, lines.size()) << where << " stride " << stride;
+    EXPECT_EQ(s.lines_spanned, spanned) << where << " stride " << stride;
+  }
+}
+
 TEST(MemoryMap, StablePagesMarkPageEdges) {
   engine::GrowthPolicy policy;
   policy.storage = engine::StorageMode::stable;
