@@ -181,7 +181,8 @@ void GameApp::imgui() {
   runtime.vsync = app_.vsync();
   runtime.deterministic = app_.deterministic();
   runtime.sound = {audio_.device_open(), audio_.volume(), audio_.muted()};
-  carry_out(panel_.draw({model_, sim_.settings(), runtime, compare_.get()}));
+  if (memory_.due(sim_.frame())) memory_.refresh(sim_);
+  carry_out(panel_.draw({model_, sim_.settings(), runtime, compare_.get(), &memory_}));
 }
 
 }  // namespace game

@@ -13,6 +13,7 @@
 #include "game_audio.hpp"
 #include "frame_log.hpp"
 #include "game_flow.hpp"
+#include "memory_snapshot.hpp"
 #include "overlay_model.hpp"
 #include "overlay_panel.hpp"
 #include "overlay_rates.hpp"
@@ -50,6 +51,8 @@ class GameApp : public engine::AppHooks {
   // What the overlay shows now (built fresh, also while it is hidden): for the report.
   OverlayModel overlay_model() const;
   const OverlayPanel& panel() const noexcept { return panel_; }
+  OverlayPanel& panel() noexcept { return panel_; }
+  const MemorySnapshot& memory() const noexcept { return memory_; }
   // Starts the overlay's A/B comparison as its button does (tests, scripted screenshots).
   void start_compare(std::uint64_t frames);
   const CompareRun* compare() const noexcept { return compare_.get(); }
@@ -86,6 +89,7 @@ class GameApp : public engine::AppHooks {
   OverlayPanel panel_;
   std::unique_ptr<CompareRun> compare_;
   GameAudio audio_;  // silent until audio().open_device()
+  MemorySnapshot memory_;  // the "Memory map" section, refreshed every MemorySnapshot::kRefreshSteps steps
   std::uint64_t frame_allocs_ = 0;  // operator new calls in this frame's steps
   bool frame_grew_ = false;         // a store grew in this frame's steps
   bool logged_frame_grew_ = false;  // the same, for the frame FrameStats committed last

@@ -9,6 +9,8 @@
 #include "compare_run.hpp"
 #include "game_app.hpp"
 #include "headless_run.hpp"
+#include "memory_map_picture.hpp"
+#include "memory_snapshot.hpp"
 #include "options.hpp"
 #include "overlay_recorder.hpp"
 #include "phase_recorder.hpp"
@@ -201,6 +203,15 @@ int main(int argc, char** argv) {
               live(game::PoolId::bullets), live(game::PoolId::enemy_bullets), live(game::PoolId::particles),
               live(game::PoolId::enemies), stats.score);
 
+  // The memory map at the end of the run: the report's "memory" section and --memory-map.
+  game::MemorySnapshot memory;
+  memory.refresh(sim);
+  if (!options.memory_map.empty()) {
+    if (const engine::Status s = game::write_memory_map_png(options.memory_map, memory); !s) {
+      std::fprintf(stderr, "poolshot: --memory-map: %s\n", s.message().c_str());
+      return 1;
+    }
+  }
   if (!options.frame_csv.empty()) {
     std::string error;
     if (!game::write_frame_csv(options.frame_csv, summary.series, error)) {
@@ -211,7 +222,7 @@ int main(int argc, char** argv) {
   if (!options.report.empty()) {
     std::string error;
     const auto report =
-        game::make_report(sim, summary, {scenario_path, options.headless, &overlay, &phases, options.script});
+        game::make_report(sim, summary, {scenario_path, options.headless, &overlay, &phases, options.script, &memory});
     if (!game::write_report(options.report, report, error)) {
       std::fprintf(stderr, "poolshot: cannot write report '%s': %s\n", options.report.c_str(), error.c_str());
       return 1;

@@ -16,6 +16,7 @@ constexpr const char* kUsage =
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
     "                [--render-path fast|instanced] [--volume 0..100] [--mute]\n"
     "                [--window WxH] [--skip-title]\n"
+    "                [--memory-map FILE.png]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
     "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
     "                       (default with --script: the script's length)\n"
@@ -38,10 +39,13 @@ constexpr const char* kUsage =
     "                       mouse and gamepad; the report gets one phase per settings span\n"
     "  --render-path PATH   fast (default): small sprites stamped on the CPU into one\n"
     "                       image per blend group; instanced: every sprite a GL quad\n"
-"  --window WxH         window size in pixels (default 1280x720; with --frames or\n"
+    "  --window WxH         window size in pixels (default 1280x720; with --frames or\n"
     "                       --script: the scenario's world size, 1000x600 by default);\n"
     "                       W in 320..7680, H in 240..4320\n"
     "  --skip-title         start playing at once (runs with --frames or --script do)\n"
+    "  --memory-map FILE    at exit, write the pools' memory map as PNG: per pool the\n"
+    "                       live share of each run of slots and the walk order (heap\n"
+    "                       mode: the objects' addresses); the report gets its summary\n"
     "  --frame-csv FILE     write every frame's sim/render ms, heap allocations and\n"
     "                       growth flag as CSV at exit (scripts/bench charts it)\n"
     "  --pace               headless: after each step rest a ninth of its time, so a\n"
@@ -94,7 +98,7 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
                                                  "--storage", "--report",   "--screenshot", "--frame-csv",
                                                  "--advise",  "--script",  "--render-path", "--volume",
-                                                 "--window"};
+                                                 "--window", "--memory-map"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown flag '" + std::string(argv[i]) + "'");
     }
@@ -167,6 +171,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.script = value;
     } else if (arg == "--frame-csv") {
       o.frame_csv = value;
+    } else if (arg == "--memory-map") {
+      o.memory_map = value;
     } else {
       o.screenshot = value;
     }
@@ -179,6 +185,9 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     return fail("--script plays a single run; it cannot be combined with --compare");
   }
   if (o.compare && !o.advise.empty()) return fail("--advise needs a single run; it cannot be combined with --compare");
+  if (o.compare && !o.memory_map.empty()) {
+    return fail("--memory-map needs a single run; it cannot be combined with --compare");
+  }
   result.options = o;
   return result;
 }

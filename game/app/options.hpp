@@ -5,6 +5,7 @@
 //            [--frame-csv FILE] [--pace] [--compare] [--advise FILE] [--script FILE]
 //            [--render-path fast|instanced] [--volume 0..100] [--mute]
 //            [--window WxH] [--skip-title]
+//            [--memory-map FILE.png]
 // Values go as `--flag value` or `--flag=value`. A bad flag or value is a usage error:
 // main prints the reason and the usage to stderr and exits 2.
 #include <engine/pool/growth_policy.hpp>
@@ -34,6 +35,7 @@ struct Options {
   bool compare = false;                       // headless A/B: pooling on vs off, same seed and input
   std::string advise;                         // scenario with the advisor's capacities, written at exit
   std::string script;                         // input/settings timeline (script.hpp); empty: none
+  std::string memory_map;                     // PNG of the pools' memory map at exit; empty: none
   bool instanced_render = false;              // --render-path instanced: every sprite an instanced
                                               // quad (the old path), not the CPU-stamped fast path
   int volume = 80;                            // --volume 0..100: the mixer's master volume

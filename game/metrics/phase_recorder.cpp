@@ -41,6 +41,10 @@ void PhaseRecorder::after_step(const Simulation& sim, const SimStats& after, dou
   std::size_t live = 0;
   for (const StoreStats& s : after.pools) live += s.live;
   p.summary.peak_live = std::max(p.summary.peak_live, live);
+  if (step % kHeapSampleSteps == 0 || p.summary.heap_step == 0) {
+    p.summary.heap = read_heap_figures();
+    p.summary.heap_step = step;
+  }
   p.summary.growth_events += after.growth_events - growth_events_;
   growth_events_ = after.growth_events;
   if (samples_.size() < samples_.capacity()) {
@@ -89,7 +93,8 @@ nlohmann::json phases_json(const std::vector<PhaseSummary>& phases) {
                    {"render_ms", to_json(p.render_ms)},
                    {"peak_live", p.peak_live},
                    {"growth_events", p.growth_events},
-                   {"heap_allocs", {{"p50", p.heap_allocs_p50}, {"max", p.heap_allocs_max}}}});
+                   {"heap_allocs", {{"p50", p.heap_allocs_p50}, {"max", p.heap_allocs_max}}},
+                   {"memory", {{"step", p.heap_step}, {"heap", heap_figures_json(p.heap)}}}});
   }
   return out;
 }

@@ -7,6 +7,7 @@
 // in a window GameApp feeds the same after_step() and adds each frame's render time.
 #include "frame_log.hpp"
 #include "headless_run.hpp"
+#include "heap_figures.hpp"
 #include "simulation.hpp"
 
 #include <nlohmann/json.hpp>
@@ -26,11 +27,16 @@ struct PhaseSummary {
   std::uint64_t growth_events = 0;                // pool growths during the phase
   std::uint64_t heap_allocs_p50 = 0;              // operator new calls per step
   std::uint64_t heap_allocs_max = 0;
+  // The allocator's figures and the resident set, read every kHeapSampleSteps steps (outside the
+  // timed part; mallinfo2 walks the free lists): the last reading of the phase, and its step.
+  HeapFigures heap;
+  std::uint64_t heap_step = 0;
 };
 
 class PhaseRecorder final : public StepObserver {
  public:
   static constexpr std::size_t kMaxPhases = 1024;  // later changes extend the last phase
+  static constexpr std::uint64_t kHeapSampleSteps = 15;
 
   // `frames`: steps to sample (reserved now, at most kMaxTimedFrames); steps past it still
   // count towards frame ranges, peaks and growths, but not towards the percentiles.

@@ -94,6 +94,7 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
   report["growth_log"] = log;
   report["growth_log_dropped"] = sim.growth_log_dropped();
   if (context.phases) report["phases"] = phases_json(*context.phases);
+  if (context.memory) report["memory"] = memory_json(*context.memory);
   if (context.overlay) {
     report["overlay"] = overlay_json(*context.overlay);
     report["advisor"] = advice_json(context.overlay->advice, context.overlay->advisor_options);

@@ -4,6 +4,7 @@
 // OverlayModel also what the debug overlay shows ("overlay") and the capacity advice ("advisor"),
 // with a PhaseRecorder the spans between settings changes ("phases").
 #include "frame_log.hpp"
+#include "memory_snapshot.hpp"
 #include "overlay_model.hpp"
 #include "phase_recorder.hpp"
 #include "simulation.hpp"
@@ -21,6 +22,7 @@ struct ReportContext {
   const OverlayModel* overlay = nullptr;  // set: the report gets "overlay" and "advisor" sections
   const std::vector<PhaseSummary>* phases = nullptr;  // set: the report gets "phases"
   std::string script_path = {};           // --script FILE; empty: none (the report says null)
+  const MemorySnapshot* memory = nullptr; // set: the report gets "memory" (the maps' summaries, allocator figures)
 };
 
 nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, const ReportContext& context);

@@ -97,6 +97,9 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     if (header("Pools", true)) draw_pools(model);
     if (header("Memory", true)) draw_memory(model);
     if (tall("Frame time", TallSection::frame_time)) draw_frame_time(model, out);
+    if (frame.memory != nullptr && tall("Memory map", TallSection::memory_map)) {
+      memory_map_rects_ = draw_memory_map(*frame.memory);
+    }
     if (tall("Controls", TallSection::controls)) draw_controls(frame, out);
     if (tall("Advisor", TallSection::advisor)) draw_advisor(frame, out);
     if (tall("Compare", TallSection::compare)) draw_compare(frame, out);

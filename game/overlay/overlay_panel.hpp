@@ -13,6 +13,7 @@
 // Warnings (a pool at its max capacity refusing spawns) sit above the headers, always visible.
 #include "compare_run.hpp"
 #include "overlay_graph.hpp"
+#include "overlay_memory_map.hpp"
 #include "overlay_model.hpp"
 #include "settings.hpp"
 
@@ -59,6 +60,7 @@ struct OverlayFrame {
   const Settings& requested;          // Simulation::settings(): what the next step applies
   OverlayRuntime runtime;
   const CompareRun* compare = nullptr;  // running or finished A/B run, if any
+  const MemorySnapshot* memory = nullptr;  // set: the "Memory map" section is drawn from it
 };
 
 class OverlayPanel {
@@ -81,6 +83,8 @@ class OverlayPanel {
   // Where a widget was drawn last, by label: the section headers, "pooling", "Pause",
   // "Reset statistics", "volume", "Apply suggestions", "Run A/B". Empty if not drawn. Tests click there.
   ScreenRect item_rect(const char* label) const noexcept;
+  void open_memory_map() noexcept { open_tall_ = TallSection::memory_map; }  // before the first draw (tests, screenshots)
+  const MemoryMapRects& memory_map_rects() const noexcept { return memory_map_rects_; }
 
  private:
   void draw_warnings(const OverlayModel& model);
@@ -94,7 +98,7 @@ class OverlayPanel {
   void check_policy_request(const OverlayModel& model);
   void remember(const char* label);  // the last item's rect under `label` (a string literal)
 
-  enum class TallSection : std::uint8_t { none, frame_time, controls, advisor, compare };
+  enum class TallSection : std::uint8_t { none, frame_time, memory_map, controls, advisor, compare };
   TallSection open_tall_ = TallSection::frame_time;  // the one tall section shown
   OverlayViewOptions view_;
   bool stacked_ = true;
@@ -110,6 +114,7 @@ class OverlayPanel {
   ScreenRect panel_rect_;
   float scroll_max_y_ = 0;
   std::array<std::pair<const char*, ScreenRect>, 16> items_{};
+  MemoryMapRects memory_map_rects_{};
 };
 
 }  // namespace game

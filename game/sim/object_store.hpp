@@ -180,6 +180,10 @@ class ObjectStore {
   std::size_t capacity() const noexcept { return pooled_ ? pool_.capacity() : heap_.capacity(); }
   bool pooled() const noexcept { return pooled_; }
   const engine::GrowthPolicy& policy() const noexcept { return policy_; }
+  // Read-only views of the storage for the memory map: the pool (pooled mode), and in heap mode
+  // the pointer array, in the order update() and for_each() walk it.
+  const engine::VectorPool<T>& pool() const noexcept { return pool_; }
+  const std::vector<T*>& heap_objects() const noexcept { return heap_; }
 
   // Destroys every object (a restart); pooled memory stays reserved for the next game.
   void clear() noexcept {

@@ -92,6 +92,14 @@ class Simulation {
   // movement, aim (while the player fires too) and restart wherever the player gives them.
   Input with_autopilot(const Input& player) const;
 
+  // Read-only: f(PoolId, const ObjectStore<T>&) for each of the four stores (the memory map).
+  template <class F>
+  void visit_stores(F&& f) const {
+    f(PoolId::bullets, player_bullets_.store());
+    f(PoolId::enemy_bullets, enemy_bullets_.store());
+    f(PoolId::particles, particles_.store());
+    f(PoolId::enemies, enemies_.store());
+  }
   const Scenario& scenario() const noexcept { return scenario_; }
   std::uint64_t seed() const noexcept { return seed_; }
   Rect world() const noexcept { return {{0, 0}, {scenario_.world_width, scenario_.world_height}}; }

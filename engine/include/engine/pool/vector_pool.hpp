@@ -178,6 +178,26 @@ class VectorPool {
   bool set_policy(const GrowthPolicy& policy);        // switches growth AND storage mode; live objects migrate, handles stay valid;
                                                       // false (unchanged) if max_capacity < capacity(), bad_alloc, or mid-pass
   void set_growth_listener(GrowthListener listener);  // called once per growth; must not throw; empty function = none
+  // Occupancy, read-only (memory maps, layout tools). Object-storage positions in address order,
+  // 64 at a time: f(first_position, live_bits, valid_bits), bit i of live_bits set when position
+  // first_position + i holds a live object, only the low valid_bits (1..64) of the word existing.
+  // Contiguous and stable: positions are slot indices, page by page (a short last page ends in a
+  // short word). Never allocates; O(capacity / 64), so a view of a million slots costs 16k calls.
+  template <class F>
+  void for_each_occupancy_word(F&& f) const {
+    for (std::size_t p = 0; p < pages_.size(); ++p) {
+      const Page& page = pages_[p];
+      const std::size_t base = static_cast<std::size_t>(static_cast<std::uint64_t>(p) << shift_);
+      const std::size_t slots = std::min<std::size_t>(page.slot_count(), capacity_ > base ? capacity_ - base : 0);
+      for (std::size_t first = 0; first < slots; first += detail::bits_per_word) {
+        const auto valid = static_cast<unsigned>(std::min<std::size_t>(detail::bits_per_word, slots - first));
+        f(base + first, page.occupied()[first / detail::bits_per_word], valid);
+      }
+    }
+  }
+  std::size_t occupancy_page_slots() const noexcept {  // positions per page (stable); 0: one buffer, no page edges
+    return policy_.storage == StorageMode::stable ? policy_.page_slots : 0;
+  }
   PoolStats stats() const noexcept;                   // O(pages) to sum bytes_held
   bool validate() const;                              // walks every invariant (O(capacity)); true if all hold
 

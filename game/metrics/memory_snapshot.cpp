@@ -1,0 +1,69 @@
+#include "memory_snapshot.hpp"
+
+namespace game {
+
+template <class T>
+void MemorySnapshot::take(PoolId id, const ObjectStore<T>& store) {
+  PoolMemory& m = pools_[static_cast<std::size_t>(id)];
+  m.id = id;
+  m.pooled = store.pooled();
+  m.storage = store.policy().storage;
+  m.object_bytes = sizeof(T);
+  m.bytes_held = store.stats().bytes_held;
+  if (m.pooled) {
+    m.map.build(store.pool(), sizeof(T));
+    // The walk view's seam: the order the store's update walks its objects. The pool walks
+    // them in slot order today; a manager with an active-index list passes that list here.
+    walk_.reserve(store.pool().capacity());  // allocates only after the pool grew
+    store.pool().active_indices(walk_);
+    m.map.build_walk_view(walk_.data(), walk_.size());
+  } else {
+    const std::vector<T*>& objects = store.heap_objects();
+    m.map.build_scatter(reinterpret_cast<const void* const*>(objects.data()), objects.size(), sizeof(T));
+  }
+}
+
+void MemorySnapshot::refresh(const Simulation& sim) {
+  sim.visit_stores([this](PoolId id, const auto& store) { take(id, store); });
+  heap_ = read_heap_figures();
+  step_ = sim.frame();
+  taken_ = true;
+}
+
+std::size_t MemorySnapshot::pools_bytes_held() const noexcept {
+  std::size_t bytes = 0;
+  for (const PoolMemory& m : pools_) bytes += m.bytes_held;
+  return bytes;
+}
+
+nlohmann::json memory_json(const MemorySnapshot& snapshot) {
+  nlohmann::json pools = nlohmann::json::object();
+  for (const PoolMemory& m : snapshot.pools()) {
+    const MapSummary& s = m.map.summary();
+    nlohmann::json p = {{"pooled", m.pooled}, {"object_bytes", m.object_bytes}, {"live", s.live},
+                        {"bytes_held", m.bytes_held}};
+    if (m.pooled) {
+      p["storage"] = m.storage == engine::StorageMode::stable ? "stable" : "contiguous";
+      p["positions"] = s.positions;
+      p["live_runs"] = s.live_runs;
+      p["holes"] = s.holes;
+      p["hole_slots"] = s.hole_slots;
+      p["longest_hole"] = s.longest_hole;
+      p["tail_slots"] = s.tail_slots;
+      p["lines_spanned"] = s.lines_spanned;
+      p["lines_live"] = s.lines_live;
+      p["live_line_share"] = s.line_share();
+    } else {
+      // Heap mode: how widely the objects are spread, against the bytes they fill.
+      p["span_bytes"] = s.span_bytes;
+      p["density"] = s.span_bytes == 0 ? 1.0
+                                       : static_cast<double>(s.live * m.object_bytes) / static_cast<double>(s.span_bytes);
+    }
+    pools[pool_name(m.id)] = p;
+  }
+  nlohmann::json out = {{"step", snapshot.step()}, {"pools", pools}, {"pools_bytes_held", snapshot.pools_bytes_held()}};
+  out["heap"] = heap_figures_json(snapshot.heap());
+  return out;
+}
+
+}  // namespace game

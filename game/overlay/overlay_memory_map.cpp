@@ -1,0 +1,103 @@
+#include "overlay_memory_map.hpp"
+
+#include "overlay_widgets.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+namespace game {
+
+namespace {
+
+using namespace overlay_widgets;
+
+constexpr float kCellW = 3, kCellH = 2;  // 64 x 32 cells: a 192 x 64 pixel block
+
+// One block of cells at `origin`, a row of equal colours drawn as one rectangle (a dense or
+// empty pool costs a few rectangles, not thousands); page edges as white ticks.
+template <class Colour>
+ScreenRect draw_block(ImDrawList* draw, ImVec2 origin, const MemoryMap& map, Colour colour) {
+  const std::vector<MapCell>& cells = map.cells();
+  const std::size_t rows = map_rows(map);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float y = origin.y + static_cast<float>(r) * kCellH;
+    std::size_t c = 0;
+    while (c < kMapColumns && r * kMapColumns + c < cells.size()) {
+      const std::uint32_t col = colour(cells[r * kMapColumns + c]);
+      std::size_t end = c + 1;
+      while (end < kMapColumns && r * kMapColumns + end < cells.size() && colour(cells[r * kMapColumns + end]) == col) ++end;
+      draw->AddRectFilled(ImVec2(origin.x + static_cast<float>(c) * kCellW, y),
+                          ImVec2(origin.x + static_cast<float>(end) * kCellW, y + kCellH), col);
+      c = end;
+    }
+  }
+  for (std::size_t i = 1; i < cells.size(); ++i) {
+    if (!cells[i].page_edge) continue;
+    const float x = origin.x + static_cast<float>(i % kMapColumns) * kCellW;
+    const float y = origin.y + static_cast<float>(i / kMapColumns) * kCellH;
+    draw->AddLine(ImVec2(x, y - 1), ImVec2(x, y + kCellH + 1), kPageEdgeColor);
+  }
+  const float w = static_cast<float>(kMapColumns) * kCellW, h = static_cast<float>(rows) * kCellH;
+  return {origin.x, origin.y, origin.x + w, origin.y + h};
+}
+
+void pool_line(const PoolMemory& m) {
+  const MapSummary& s = m.map.summary();
+  ImGui::TextColored(overlay_colors::vec(overlay_colors::pool(m.id)), "%s", short_name(m.id));
+  ImGui::SameLine();
+  if (!m.pooled) {
+    const double density = s.span_bytes == 0 ? 1.0 : static_cast<double>(s.live * m.object_bytes) / static_cast<double>(s.span_bytes);
+    ImGui::TextColored(kBad, "heap: %s objects over %s, %.1f %% of it theirs", Compact(static_cast<double>(s.live)).text,
+                       Bytes(s.span_bytes).text, 100.0 * density);
+    return;
+  }
+  ImGui::TextColored(kDim, "%s/%s live, %s holes (longest %s), lines live %.0f %%", Compact(static_cast<double>(s.live)).text,
+                     Compact(static_cast<double>(s.positions)).text, Compact(static_cast<double>(s.holes)).text,
+                     Compact(static_cast<double>(s.longest_hole)).text, 100.0 * s.line_share());
+}
+
+}  // namespace
+
+MemoryMapRects draw_memory_map(const MemorySnapshot& snapshot) {
+  MemoryMapRects rects;
+  if (!snapshot.taken()) {
+    ImGui::TextColored(kDim, "(no snapshot yet)");
+    return rects;
+  }
+  ImGui::TextColored(kDim, "left: live share per cell   right: walk order   (step %" PRIu64 ")", snapshot.step());
+  help_marker("Each cell is a run of slots. Left: green where every slot holds a live object, red where none does "
+              "(a hole), grey-blue past the last live object (capacity not in use); white ticks are page edges "
+              "(stable storage). Right: where in the manager's walk the cell's first live slot comes, blue first, "
+              "yellow last: a smooth gradient is a walk in address order, noise a scrambled one. With pooling off "
+              "a cell is a run of heap addresses between the lowest and the highest object.");
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (const PoolMemory& m : snapshot.pools()) {
+    pool_line(m);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float block_w = static_cast<float>(kMapColumns) * kCellW;
+    const std::size_t i = static_cast<std::size_t>(m.id);
+    rects.occupancy[i] = draw_block(draw, origin, m.map, [](const MapCell& c) { return occupancy_color(c); });
+    rects.walk[i] = draw_block(draw, ImVec2(origin.x + block_w + 12, origin.y), m.map,
+                               [](const MapCell& c) { return walk_color(c); });
+    ImGui::Dummy(ImVec2(2 * block_w + 12, std::max(rects.occupancy[i].y1 - origin.y, 2.0f) + 2));
+  }
+  const HeapFigures& h = snapshot.heap();
+  if (h.valid) {
+    ImGui::Text("allocator: arena %s, in use %s", Bytes(h.arena_bytes).text, Bytes(h.in_use_bytes).text);
+    ImGui::Text("free but held %s in %s chunks:", Bytes(h.free_bytes).text, Compact(static_cast<double>(h.free_chunks)).text);
+    ImGui::SameLine();
+    ImGui::TextColored(h.fragmentation() > 0.25 ? kBad : kGood, "%.0f %% of the arena", 100.0 * h.fragmentation());
+    help_marker("glibc mallinfo2(): the arena is what malloc took from the system; free-but-held is memory no object "
+                "uses that the allocator keeps, cut into that many free chunks. Many small new/delete calls leave it "
+                "behind; a pool holds its slots instead, and reuses them.");
+  } else {
+    ImGui::TextColored(kDim, "allocator figures: not glibc");
+  }
+  ImGui::Text("resident %s (statm), pools hold %s", Bytes(h.resident_bytes).text, Bytes(snapshot.pools_bytes_held()).text);
+  return rects;
+}
+
+}  // namespace game
