@@ -71,6 +71,7 @@ class ActiveIndexList {
 
   // --- Reading -----------------------------------------------------------------------------
   std::size_t size() const noexcept { return list_.size() + queued_.size(); }  // listed + queued spawns
+  std::size_t capacity() const noexcept { return list_.capacity(); }  // entries held without allocating
   bool empty() const noexcept { return size() == 0; }
   const std::vector<std::uint32_t>& indices() const noexcept { return list_; }  // walk order; slot_order: sorted
   const std::vector<std::uint32_t>& queued() const noexcept { return queued_; }  // slot_order: spawns since the last update
@@ -109,10 +110,10 @@ void ActiveIndexList::rebuild(const Pool& pool) {
   pool.active_indices(list_);
 }
 
-inline void ActiveIndexList::reserve(std::size_t entries) {
+inline void ActiveIndexList::reserve(std::size_t entries) {  // all three, so a discipline switch needs none
   list_.reserve(entries);
   marked_.reserve(entries);
-  if (discipline_ == ListDiscipline::slot_order) queued_.reserve(entries);
+  queued_.reserve(entries);
 }
 
 inline void ActiveIndexList::set_discipline(ListDiscipline discipline) {
@@ -144,7 +145,11 @@ std::size_t ActiveIndexList::update(Pool& pool, Keep&& keep) {
   list_.reserve(list_.size() + queued_.size());
   marked_.reserve(list_.size() + queued_.size());
   marked_.clear();
-  if (discipline_ == ListDiscipline::slot_order) std::sort(queued_.begin(), queued_.end());  // small
+  // The queue is small, and often sorted already: phase two frees highest first, so the LIFO
+  // stack hands the next spawns out lowest first, and fresh slots come in rising order.
+  if (discipline_ == ListDiscipline::slot_order && !std::is_sorted(queued_.begin(), queued_.end())) {
+    std::sort(queued_.begin(), queued_.end());
+  }
 
   // Phase one: update and mark. No release here, so keep() sees a whole pool.
   walk(pool, list_, 0, keep);
