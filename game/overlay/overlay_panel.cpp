@@ -111,8 +111,8 @@ void OverlayPanel::draw_warnings(const OverlayModel& model) {
 
 void OverlayPanel::draw_pools(const OverlayModel& model) {
   if (ImGui::BeginTable("pools", 9, kTableFlags)) {
-    columns({{"pool", 70}, {"live / capacity", 0}, {"free", 36}, {"peak", 36}, {"held", 56}, {"in/s", 36},
-             {"out/s", 36}, {"ns/obj", 40}, {"grew", 28}});
+    columns({{"pool", 64}, {"live / capacity", 0}, {"free", 34}, {"peak", 34}, {"held", 50}, {"in/s", 34},
+             {"out/s", 34}, {"ns/obj", 36}, {"grew", 24}});
     for (const PoolView& p : model.pools) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -134,7 +134,11 @@ void OverlayPanel::draw_pools(const OverlayModel& model) {
       cell(Compact(p.rates.emplaces_per_second).text);
       cell(Compact(p.rates.releases_per_second).text);
       ImGui::TableNextColumn();  // one object's update in this step's walk, smoothed (walk: Controls)
-      ImGui::Text("%.1f", p.walk_ns_per_object);
+      if (p.walk_ns_per_object > 0) {
+        ImGui::Text("%.1f", p.walk_ns_per_object);
+      } else {
+        ImGui::TextColored(kDim, "-");
+      }
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s: %.2f ns per object per step (update walk, %s)", pool_name(p.id), p.walk_ns_per_object,
                           p.pooled ? walk_name(model.walk).data() : "heap vector<T*>");

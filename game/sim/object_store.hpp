@@ -226,7 +226,10 @@ class ObjectStore {
   }
 
   void note_walk_time(std::chrono::steady_clock::duration took, std::size_t visited) noexcept {
-    if (visited == 0) return;  // nothing walked: keep the last figure
+    if (visited == 0) {  // nothing walked: no figure (an empty pool's step is all overhead)
+      walk_ns_ = 0;
+      return;
+    }
     const double ns = std::chrono::duration<double, std::nano>(took).count() / static_cast<double>(visited);
     walk_ns_ = walk_ns_ == 0 ? ns : walk_ns_ + 0.1 * (ns - walk_ns_);
   }
