@@ -75,8 +75,8 @@ class ObjectStore {
 
   // Two-phase update: keep(T&) runs on every live object and returns false for the dead
   // (phase one); the dead are released after the pass, never while the pass walks the storage
-  // (phase two). Pooled, both walks free the lowest dead slot last, so the next spawns refill
-  // the storage from the front:
+  // (phase two). The bitmap and the slot-order list free the lowest dead slot last, so the next
+  // spawns refill the storage from the front:
   //  - bitmap: the pool's erase_if does both phases over its occupancy bits;
   //  - a list walk: ActiveIndexList::update walks the listed slots and marks, then releases the
   //    marked and mends the list (swap-pop, or a merge that keeps slot order).

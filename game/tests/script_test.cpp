@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace game {
 namespace {
@@ -38,6 +39,18 @@ TEST(Script, ShippedHoldFireLoads) {
     EXPECT_FALSE(e.move.has_value()) << "hold_fire.json moves nothing";
   }
   EXPECT_EQ(switches, 2);
+}
+
+TEST(Script, ShippedWalksSwitchesOnlyTheWalk) {
+  const ScriptResult r = load_script(std::string(POOLSHOT_SCENARIO_DIR) + "/../scripts/walks.json");
+  ASSERT_TRUE(r.script.has_value()) << r.error;
+  EXPECT_EQ(r.script->frames, 2400u);
+  std::vector<WalkMode> walks;
+  for (const ScriptEvent& e : r.script->events) {
+    if (e.walk) walks.push_back(*e.walk);
+    EXPECT_FALSE(e.pooling || e.storage || e.stress) << "only the walk changes";
+  }
+  EXPECT_EQ(walks, (std::vector<WalkMode>{WalkMode::swap_pop, WalkMode::slot_order, WalkMode::bitmap}));
 }
 
 TEST(Script, LengthIsFramesElseTheLastEvent) {
