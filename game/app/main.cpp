@@ -102,6 +102,7 @@ int main(int argc, char** argv) {
   game::Scenario& scenario = *loaded.scenario;
   if (options.pooling) scenario.pooling = *options.pooling;
   if (options.storage) scenario.storage = *options.storage;
+  if (options.walk) scenario.walk = *options.walk;
   std::optional<game::ScriptPlayer> script;
   if (!options.script.empty()) {
     game::ScriptResult parsed_script = game::load_script(options.script);

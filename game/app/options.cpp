@@ -12,6 +12,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: poolshot [--headless] [--frames N] [--scenario FILE] [--seed N]\n"
     "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
+    "                [--walk bitmap|swap_pop|slot_order]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
     "                [--render-path fast|instanced] [--volume 0..100] [--mute]\n"
@@ -25,6 +26,8 @@ constexpr const char* kUsage =
     "                       default: the scenario's seed\n"
     "  --pooling on|off     objects in pools (on) or one new/delete each (off)\n"
     "  --storage MODE       pool storage: contiguous or stable\n"
+    "  --walk WALK          how pooled stores walk each step: bitmap (the pool's own),\n"
+    "                       swap_pop or slot_order (an active-index list; default)\n"
     "  --autofire           the seed scripts the input: strafe, aim, always fire\n"
     "  --report FILE        write a JSON report at exit\n"
     "  --screenshot FILE    save the last rendered frame as PNG (not with --headless)\n"
@@ -98,7 +101,7 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
                                                  "--storage", "--report",   "--screenshot", "--frame-csv",
                                                  "--advise",  "--script",  "--render-path", "--volume",
-                                                 "--window", "--memory-map"};
+                                                 "--window", "--memory-map", "--walk"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown flag '" + std::string(argv[i]) + "'");
     }
@@ -145,6 +148,9 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
         return fail("--storage: '" + value + "' is not 'contiguous' or 'stable'");
       }
       o.storage = value == "stable" ? engine::StorageMode::stable : engine::StorageMode::contiguous;
+    } else if (arg == "--walk") {
+      o.walk = parse_walk(value);
+      if (!o.walk) return fail("--walk: '" + value + "' is not 'bitmap', 'swap_pop' or 'slot_order'");
     } else if (arg == "--render-path") {
       if (value != "fast" && value != "instanced") {
         return fail("--render-path: '" + value + "' is not 'fast' or 'instanced'");

@@ -1,13 +1,14 @@
 #pragma once
 // The command line of poolshot:
 //   poolshot [--headless] [--frames N] [--scenario FILE] [--seed N] [--pooling on|off]
-//            [--storage contiguous|stable] [--autofire] [--report FILE] [--screenshot FILE]
-//            [--frame-csv FILE] [--pace] [--compare] [--advise FILE] [--script FILE]
-//            [--render-path fast|instanced] [--volume 0..100] [--mute]
-//            [--window WxH] [--skip-title]
-//            [--memory-map FILE.png]
+//            [--storage contiguous|stable] [--walk bitmap|swap_pop|slot_order] [--autofire]
+//            [--report FILE] [--screenshot FILE] [--frame-csv FILE] [--pace] [--compare]
+//            [--advise FILE] [--script FILE] [--render-path fast|instanced] [--volume 0..100]
+//            [--mute] [--window WxH] [--skip-title] [--memory-map FILE.png]
 // Values go as `--flag value` or `--flag=value`. A bad flag or value is a usage error:
 // main prints the reason and the usage to stderr and exits 2.
+#include "walk_mode.hpp"
+
 #include <engine/pool/growth_policy.hpp>
 
 #include <cstdint>
@@ -27,6 +28,7 @@ struct Options {
   std::optional<std::uint64_t> seed;          // 0..2^64-1; none: the scenario's seed
   std::optional<bool> pooling;                // none: the scenario's choice
   std::optional<engine::StorageMode> storage; // none: the scenario's choice
+  std::optional<WalkMode> walk;                // none: the scenario's choice
   bool autofire = false;                      // the seed scripts the input
   std::string report;                         // JSON report written at exit; empty: none
   std::string screenshot;                     // PNG of the last frame (needs the renderer)

@@ -20,6 +20,7 @@ std::unique_ptr<Simulation> make_run(const Scenario& base, std::uint64_t seed, c
   Scenario scenario = base;
   scenario.pooling = pooling;
   scenario.storage = settings.storage;
+  scenario.walk = settings.walk;
   scenario.pools = settings.pools;
   auto sim = std::make_unique<Simulation>(scenario, seed);
   sim->settings() = settings;

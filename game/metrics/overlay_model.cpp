@@ -52,6 +52,7 @@ PoolView pool_view(PoolId id, const StoreStats& s, const PoolConfig& policy, con
   v.refused_spawns = s.refused_spawns;
   v.stale_gets = s.stale_gets;
   v.pooled = s.pooled;
+  v.walk_ns_per_object = s.walk_ns_per_object;
   v.at_max_capacity = s.live >= policy.max_capacity;
   return v;
 }
@@ -177,6 +178,7 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& src, const 
   model.sim_step = stats.frame;
   model.pooling = applied.pooling;
   model.storage = applied.storage;
+  model.walk = applied.walk;
   model.bytes_held_total = 0;
   for (std::size_t i = 0; i < kPoolCount; ++i) {
     model.pools[i] = pool_view(static_cast<PoolId>(i), stats.pools[i], applied.pools[i], src.rates);
@@ -265,6 +267,7 @@ nlohmann::json overlay_json(const OverlayModel& m) {
                               {"stale_gets_per_second", p.rates.stale_gets_per_second},
                               {"at_max_capacity", p.at_max_capacity},
                               {"pooled", p.pooled},
+                              {"walk_ns_per_object", p.walk_ns_per_object},
                               {"initial_capacity", p.initial_capacity},
                               {"growth_step", p.growth_step},
                               {"max_capacity", p.max_capacity},
@@ -274,6 +277,7 @@ nlohmann::json overlay_json(const OverlayModel& m) {
   return {{"sim_step", m.sim_step},
           {"pooling", m.pooling ? "on" : "off"},
           {"storage", m.storage == engine::StorageMode::stable ? "stable" : "contiguous"},
+          {"walk", std::string(walk_name(m.walk))},
           {"pools", pools},
           {"bytes_held_total", m.bytes_held_total},
           {"growth_events", m.growth_events},

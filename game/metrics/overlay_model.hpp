@@ -47,6 +47,7 @@ struct PoolView {
   std::uint64_t spawns = 0, releases = 0, growth_events = 0, refused_spawns = 0;
   std::uint64_t stale_gets = 0;       // handle lookups refused, this run (enemies: homing shots' dead targets)
   bool pooled = true;                 // false: heap mode (one new per object)
+  double walk_ns_per_object = 0;      // the step's update walk per object, smoothed (StoreStats)
   bool at_max_capacity = false;       // live == max_capacity: the next spawn is refused
   bool refusing() const noexcept { return at_max_capacity || rates.refused_last_second > 0; }
 };
@@ -101,6 +102,7 @@ struct OverlayModel {
   std::uint64_t sim_step = 0;          // simulated steps so far
   bool pooling = true;
   engine::StorageMode storage = engine::StorageMode::contiguous;
+  WalkMode walk = WalkMode::slot_order;  // how pooled stores walk (bitmap, swap-pop or slot-order list)
   std::array<PoolView, kPoolCount> pools{};
   std::size_t bytes_held_total = 0;
   std::vector<GrowthRow> growth_log;   // oldest first

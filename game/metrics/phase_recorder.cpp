@@ -9,12 +9,18 @@ namespace {
 
 // The settings whose change starts a phase: those a script can set (script.hpp).
 bool same_phase(const Settings& a, const Settings& b) {
-  return a.pooling == b.pooling && a.storage == b.storage && a.stress == b.stress && a.autofire == b.autofire &&
+  return a.pooling == b.pooling && a.storage == b.storage && a.walk == b.walk && a.stress == b.stress && a.autofire == b.autofire &&
          a.enemy_density == b.enemy_density && a.particles_per_explosion == b.particles_per_explosion &&
          a.sparks_per_hit == b.sparks_per_hit && a.trail_per_second == b.trail_per_second;
 }
 
 nlohmann::json to_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}}; }
+
+nlohmann::json walk_costs(const PhaseSummary& p) {
+  nlohmann::json out = nlohmann::json::object();
+  for (std::size_t i = 0; i < kPoolCount; ++i) out[pool_name(static_cast<PoolId>(i))] = p.walk_ns_per_object[i];
+  return out;
+}
 
 }  // namespace
 
@@ -32,6 +38,7 @@ void PhaseRecorder::after_step(const Simulation& sim, const SimStats& after, dou
     p.summary.first_frame = step;
     p.summary.pooling = now.pooling;
     p.summary.storage = now.storage;
+    p.summary.walk = now.walk;
     p.settings = now;
     p.first_sample = samples_.size();
     phases_.push_back(p);  // within the reservation: no allocation
@@ -44,6 +51,11 @@ void PhaseRecorder::after_step(const Simulation& sim, const SimStats& after, dou
   if (step % kHeapSampleSteps == 0 || p.summary.heap_step == 0) {
     p.summary.heap = read_heap_figures();
     p.summary.heap_step = step;
+  }
+  ++p.walked_steps;
+  for (std::size_t i = 0; i < kPoolCount; ++i) {  // a running mean of the smoothed per-object cost
+    double& mean = p.summary.walk_ns_per_object[i];
+    mean += (after.pools[i].walk_ns_per_object - mean) / static_cast<double>(p.walked_steps);
   }
   p.summary.growth_events += after.growth_events - growth_events_;
   growth_events_ = after.growth_events;
@@ -89,6 +101,8 @@ nlohmann::json phases_json(const std::vector<PhaseSummary>& phases) {
                    {"last_frame", p.last_frame},
                    {"pooling", p.pooling ? "on" : "off"},
                    {"storage", p.storage == engine::StorageMode::stable ? "stable" : "contiguous"},
+                   {"walk", std::string(walk_name(p.walk))},
+                   {"walk_ns_per_object", walk_costs(p)},
                    {"sim_ms", to_json(p.sim_ms)},
                    {"render_ms", to_json(p.render_ms)},
                    {"peak_live", p.peak_live},

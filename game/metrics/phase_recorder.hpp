@@ -1,6 +1,6 @@
 #pragma once
 // game::PhaseRecorder: the report's "phases". A phase is a span of steps with the same
-// settings in force (those a script can set: pooling, storage, stress, autofire, enemy
+// settings in force (those a script can set: pooling, storage, walk, stress, autofire, enemy
 // density, particle counts); a new one starts at the step where a change applies. Each step's
 // times and allocations go into a buffer reserved up front (recording never allocates);
 // percentiles are computed at the end. Headless, it is a StepObserver of run_headless();
@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -22,6 +23,8 @@ struct PhaseSummary {
   std::uint64_t first_frame = 0, last_frame = 0;  // 1-based steps, both included
   bool pooling = true;
   engine::StorageMode storage = engine::StorageMode::contiguous;
+  WalkMode walk = WalkMode::slot_order;
+  std::array<double, kPoolCount> walk_ns_per_object{};  // per pool, mean over the phase's steps
   Percentiles sim_ms, render_ms;                  // render: 0 headless
   std::size_t peak_live = 0;                      // all four pools summed, worst step
   std::uint64_t growth_events = 0;                // pool growths during the phase
@@ -59,6 +62,7 @@ class PhaseRecorder final : public StepObserver {
     PhaseSummary summary;  // frames, flags, peak and growths; the percentiles at the end
     Settings settings;     // in force during the phase
     std::size_t first_sample;
+    std::uint64_t walked_steps = 0;  // steps in the running mean of walk_ns_per_object
   };
 
   std::vector<Sample> samples_;
@@ -68,7 +72,8 @@ class PhaseRecorder final : public StepObserver {
 };
 
 // [{first_frame, last_frame, pooling: "on"|"off", storage, sim_ms: {p50, p99, max},
-//   render_ms: {...}, peak_live, growth_events, heap_allocs: {p50, max}}, ...]
+//   render_ms: {...}, peak_live, growth_events, heap_allocs: {p50, max},
+//   walk, walk_ns_per_object: {bullets, ...}}, ...]
 nlohmann::json phases_json(const std::vector<PhaseSummary>& phases);
 
 }  // namespace game

@@ -39,6 +39,7 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
   report["headless"] = context.headless;
   report["pooling"] = settings.pooling ? "on" : "off";
   report["storage"] = storage_name(settings.storage);
+  report["walk"] = std::string(walk_name(settings.walk));
   report["autofire"] = settings.autofire;
   report["stress"] = settings.stress;
   report["state_hash"] = hex_hash(sim.state_hash());
@@ -60,6 +61,7 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
         {"spawns", s.spawns},
         {"releases", s.releases},
         {"refused_spawns", s.refused_spawns},
+        {"walk_ns_per_object", s.walk_ns_per_object},  // the last steps' update time per object (smoothed)
         {"policy", {{"initial_capacity", c.initial_capacity}, {"growth_step", c.growth_step},
                     {"max_capacity", c.max_capacity}, {"page_slots", c.page_slots}}}};
   }

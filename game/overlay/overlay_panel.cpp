@@ -81,8 +81,8 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     ImGui::SameLine(0, 4);
     ImGui::TextColored(model.pooling ? kGood : kBad, "%s", model.pooling ? "ON" : "OFF");
     ImGui::SameLine(0, 4);
-    ImGui::TextColored(kDim, "(%s)%s", model.storage == engine::StorageMode::stable ? "stable" : "contiguous",
-                       frame.runtime.paused ? "  PAUSED" : "");
+    ImGui::TextColored(kDim, "(%s, %s walk)%s", model.storage == engine::StorageMode::stable ? "stable" : "contiguous",
+                       walk_name(model.walk).data(), frame.runtime.paused ? "  PAUSED" : "");
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());
     // Pools and Memory open: what there is to see. The tall sections (Frame time, Controls,
@@ -124,9 +124,9 @@ void OverlayPanel::draw_warnings(const OverlayModel& model) {
 // -------------------------------------------------------------------------------- pools
 
 void OverlayPanel::draw_pools(const OverlayModel& model) {
-  if (ImGui::BeginTable("pools", 8, kTableFlags)) {
-    columns({{"pool", 70}, {"live / capacity", 0}, {"free", 36}, {"peak", 36}, {"held", 56}, {"in/s", 36},
-             {"out/s", 36}, {"grew", 28}});
+  if (ImGui::BeginTable("pools", 9, kTableFlags)) {
+    columns({{"pool", 64}, {"live / capacity", 0}, {"free", 34}, {"peak", 34}, {"held", 50}, {"in/s", 34},
+             {"out/s", 34}, {"ns/obj", 36}, {"grew", 24}});
     for (const PoolView& p : model.pools) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -147,6 +147,16 @@ void OverlayPanel::draw_pools(const OverlayModel& model) {
       cell(Bytes(p.bytes_held).text);
       cell(Compact(p.rates.emplaces_per_second).text);
       cell(Compact(p.rates.releases_per_second).text);
+      ImGui::TableNextColumn();  // one object's update in this step's walk, smoothed (walk: Controls)
+      if (p.walk_ns_per_object > 0) {
+        ImGui::Text("%.1f", p.walk_ns_per_object);
+      } else {
+        ImGui::TextColored(kDim, "-");
+      }
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s: %.2f ns per object per step (update walk, %s)", pool_name(p.id), p.walk_ns_per_object,
+                          p.pooled ? walk_name(model.walk).data() : "heap vector<T*>");
+      }
       ImGui::TableNextColumn();
       if (p.growth_events > 0) {
         ImGui::TextColored(vec(pool(p.id)), "%" PRIu64, p.growth_events);

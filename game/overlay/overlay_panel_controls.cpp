@@ -61,6 +61,23 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   ImGui::SameLine();
   changed |= ImGui::RadioButton("stable pages", &storage, 1);
   s.storage = storage == 1 ? engine::StorageMode::stable : engine::StorageMode::contiguous;
+  // How pooled stores walk each step; the Pools table's ns/obj column shows what it costs.
+  int walk = static_cast<int>(s.walk);
+  ImGui::TextUnformatted("walk");
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("bitmap", &walk, static_cast<int>(WalkMode::bitmap));
+  remember("bitmap");
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("swap-pop list", &walk, static_cast<int>(WalkMode::swap_pop));
+  remember("swap-pop list");
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("slot-order list", &walk, static_cast<int>(WalkMode::slot_order));
+  remember("slot-order list");
+  help_marker("bitmap: the pool's own walk over its occupancy bits. swap-pop list: the classic active-index "
+              "list, a dead index replaced by the last, so the order scrambles as the game churns and the walk "
+              "reads memory at random. slot-order list: the same list kept sorted (spawns merged in, an O(n) "
+              "pass per step), so the walk reads memory in order. The game is the same in all three.");
+  s.walk = static_cast<WalkMode>(walk);
 
   // Pool policies: edited here, applied together with one click (a half-typed number must
   // not resize a pool).

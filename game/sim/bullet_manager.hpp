@@ -14,7 +14,8 @@ class BulletManager {
  public:
   static constexpr float kMaxAgeSeconds = 30;  // a backstop: a bullet that never leaves still dies
 
-  BulletManager(const engine::GrowthPolicy& policy, bool pooled) : store_(policy, pooled) {}
+  BulletManager(const engine::GrowthPolicy& policy, bool pooled, WalkMode walk = WalkMode::slot_order)
+      : store_(policy, pooled, walk) {}
 
   // Spawns a bullet; it gets the sequence number next_seq() returned. nullptr at capacity.
   Bullet* fire(Vec2 pos, Vec2 vel, float radius, std::uint32_t color, std::int32_t damage) {
@@ -32,6 +33,12 @@ class BulletManager {
 
   // Moves every bullet one step; hit(const Bullet&) -> true consumes the bullet. The hit
   // test must not depend on which bullet it saw before (storage order is arbitrary).
+  // Two phases, in store_.update():
+  //   phase one  walk the active list (or the pool's bitmap) and run update_and_mark on each
+  //              bullet: move it, and mark it dead (false) if it left, aged out or hit;
+  //   phase two  after the walk, release every marked bullet and mend the list (swap-pop, or
+  //              a merge that keeps it in slot order). No release happens inside the walk,
+  //              so the hit test always sees a whole pool.
   template <class HitTest>
   void update(float dt, const Rect& alive_area, HitTest&& hit) {
     update(dt, alive_area, hit, [](Bullet&) {});
@@ -39,14 +46,15 @@ class BulletManager {
   // Same, with steer(Bullet&) first on every bullet (homing shots turn their velocity).
   template <class HitTest, class Steer>
   void update(float dt, const Rect& alive_area, HitTest&& hit, Steer&& steer) {
-    store_.update([&](Bullet& b) {
+    const auto update_and_mark = [&](Bullet& b) {
       steer(b);
       b.prev = b.pos;
       b.pos = b.pos + b.vel * dt;
       b.age += dt;
       if (!alive_area.contains(b.pos) || b.age > kMaxAgeSeconds) return false;
       return !hit(static_cast<const Bullet&>(b));
-    });
+    };
+    store_.update(update_and_mark);  // phase one, then phase two
   }
 
   ObjectStore<Bullet>& store() noexcept { return store_; }

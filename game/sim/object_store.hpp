@@ -18,9 +18,17 @@
 // set_pooling() moves every object to other storage, so it re-issues every handle: right
 // after it, translate(old) gives the same object's new handle (kGone if the object had
 // died), and the owner of a kept handle patches it then (Simulation does, for homing shots).
+//
+// A pooled store walks its objects in one of three ways (WalkMode, walk_mode.hpp): the pool's
+// bitmap, or an engine::ActiveIndexList of live slots in swap-pop or slot order. Each
+// update() is timed, so the overlay can show what one object's visit costs in each.
+#include "walk_mode.hpp"
+
+#include <engine/pool/active_index_list.hpp>
 #include <engine/pool/vector_pool.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -44,13 +52,17 @@ struct StoreStats {
   std::uint64_t refused_spawns = 0;  // at max_capacity (or out of memory)
   std::uint64_t stale_gets = 0;      // pool lookups refused for a stale/foreign handle (the soak run requires 0)
   std::uint64_t failed_releases = 0; // pool releases refused (null, stale, double): a game bug if non-zero
+  WalkMode walk = WalkMode::slot_order;  // how update() walks the pool (heap mode: the vector<T*> loop)
+  double walk_ns_per_object = 0;     // update()'s time per object visited, smoothed over ~10 steps
 };
 
 template <class T>
 class ObjectStore {
  public:
-  ObjectStore(const engine::GrowthPolicy& policy, bool pooled) : pool_(policy), policy_(policy), pooled_(pooled) {
+  ObjectStore(const engine::GrowthPolicy& policy, bool pooled, WalkMode walk = WalkMode::slot_order)
+      : pool_(policy), list_(list_discipline(walk)), policy_(policy), pooled_(pooled), walk_(walk) {
     if (!pooled_) heap_.reserve(policy_.initial_capacity);
+    if (listed()) list_.reserve(pool_.capacity());
     // The store always listens, so it can tell a rebuild (set_pooling) from a growth.
     pool_.set_growth_listener([this](const engine::GrowthEvent& e) { on_pool_growth(e); });
   }
@@ -67,6 +79,7 @@ class ObjectStore {
     if (pooled_) {
       const auto handle = pool_.emplace(value);
       if (!handle) return refuse();
+      list_spawned(handle->index);
       ++spawns_;
       note_size();
       return pool_.get(*handle);
@@ -90,6 +103,7 @@ class ObjectStore {
         refuse();
         return {};
       }
+      list_spawned(handle->index);
       ++spawns_;
       note_size();
       return *handle;
@@ -137,26 +151,38 @@ class ObjectStore {
     return at->after;
   }
 
-  // Two-phase update: keep(T&) runs on every live object and returns false for the dead;
-  // the dead are released after the pass, never while the pass walks the storage. The pool's
-  // erase_if does both phases without allocating, and frees the lowest dead slot last, so the
-  // next spawns refill the storage from the front, in the order the next pass walks it.
+  // Two-phase update: keep(T&) runs on every live object and returns false for the dead
+  // (phase one); the dead are released after the pass, never while the pass walks the storage
+  // (phase two). The bitmap and the slot-order list free the lowest dead slot last, so the next
+  // spawns refill the storage from the front:
+  //  - bitmap: the pool's erase_if does both phases over its occupancy bits;
+  //  - a list walk: ActiveIndexList::update walks the listed slots and marks, then releases the
+  //    marked and mends the list (swap-pop, or a merge that keeps slot order).
   template <class Keep>
   void update(Keep&& keep) {
-    if (pooled_) {
-      releases_ += pool_.erase_if([&](T& object) { return !keep(object); });
-      return;
-    }
-    // Heap mode, the classic loop: swap the last pointer into the hole and look again.
-    for (std::size_t i = 0; i < heap_.size();) {
-      if (keep(*heap_[i])) {
-        ++i;
-        continue;
-      }
-      erase_heap_at(i);
-      ++releases_;
+    const auto started = std::chrono::steady_clock::now();
+    const std::size_t visited = size();
+    update_untimed(keep);
+    note_walk_time(std::chrono::steady_clock::now() - started, visited);
+  }
+
+  // Walk mode, live: bitmap -> list lists the pool's live slots once (in slot order);
+  // swap_pop -> slot_order sorts the list once; list -> bitmap drops the list.
+  void set_walk(WalkMode walk) {
+    if (walk == walk_) return;
+    const bool was_listed = listed();
+    walk_ = walk;
+    list_.set_discipline(list_discipline(walk));
+    if (!listed()) {
+      list_.clear();
+    } else if (!was_listed && pooled_) {
+      list_.reserve(pool_.capacity());
+      list_.rebuild(pool_);
     }
   }
+  WalkMode walk() const noexcept { return walk_; }
+  const engine::ActiveIndexList& active_list() const noexcept { return list_; }  // empty in bitmap or heap mode
+  const engine::VectorPool<T>& pool_for_tests() const noexcept { return pool_; }  // checks the list against it
 
   // Visits every live object in storage order (never rely on that order for gameplay).
   template <class F>
@@ -189,6 +215,7 @@ class ObjectStore {
   void clear() noexcept {
     releases_ += size();
     pool_.clear();
+    list_.clear();
     delete_heap_objects();
     free_table_slots();
   }
@@ -214,6 +241,7 @@ class ObjectStore {
       });
       warm_capacity_ = pool_.capacity();
       pool_.clear();
+      list_.clear();
       pool_.shrink_to_fit();
     } else {
       // The pool's memory comes back here: a rebuild, labelled as such and not counted as a
@@ -232,6 +260,10 @@ class ObjectStore {
       heap_.clear();
       heap_.shrink_to_fit();
       free_table_slots();  // generations bumped: an unpatched heap handle stays stale
+      if (listed()) {
+        list_.reserve(pool_.capacity());
+        list_.rebuild(pool_);
+      }
     }
     pooled_ = pooled;
   }
@@ -243,6 +275,7 @@ class ObjectStore {
     // A larger initial capacity is a request for that many slots now (the overlay's capacity
     // advisor): reserve them, so the growths it is meant to prevent never come.
     if (pooled_ && pool_.capacity() < policy.initial_capacity) pool_.reserve(policy.initial_capacity);
+    if (pooled_ && listed()) list_.reserve(pool_.capacity());  // slot indices survive set_policy
     return true;
   }
 
@@ -266,10 +299,47 @@ class ObjectStore {
     s.refused_spawns = refused_;
     s.stale_gets = pool.stale_gets + heap_stale_gets_;
     s.failed_releases = pool.failed_releases;
+    s.walk = walk_;
+    s.walk_ns_per_object = walk_ns_;
     return s;
   }
 
  private:
+  template <class Keep>
+  void update_untimed(Keep& keep) {
+    if (pooled_ && listed()) {
+      releases_ += list_.update(pool_, keep);
+      return;
+    }
+    if (pooled_) {
+      releases_ += pool_.erase_if([&](T& object) { return !keep(object); });
+      return;
+    }
+    // Heap mode, the classic loop: swap the last pointer into the hole and look again.
+    for (std::size_t i = 0; i < heap_.size();) {
+      if (keep(*heap_[i])) {
+        ++i;
+        continue;
+      }
+      erase_heap_at(i);
+      ++releases_;
+    }
+  }
+  void note_walk_time(std::chrono::steady_clock::duration took, std::size_t visited) noexcept {
+    if (visited == 0) {  // nothing walked: no figure (an empty pool's step is all overhead)
+      walk_ns_ = 0;
+      return;
+    }
+    const double ns = std::chrono::duration<double, std::nano>(took).count() / static_cast<double>(visited);
+    walk_ns_ = walk_ns_ == 0 ? ns : walk_ns_ + 0.1 * (ns - walk_ns_);
+  }
+  bool listed() const noexcept { return walk_ != WalkMode::bitmap; }
+  void list_spawned(std::uint32_t index) {
+    if (!listed()) return;
+    // The list grows when the pool does (same step), so a warmed store never allocates.
+    if (list_.capacity() < pool_.capacity()) list_.reserve(pool_.capacity());
+    list_.add(index);
+  }
   T* refuse() noexcept {
     ++refused_;
     return nullptr;
@@ -344,6 +414,7 @@ class ObjectStore {
   }
 
   engine::VectorPool<T> pool_;
+  engine::ActiveIndexList list_;  // pooled list walks: the live slots, kept in step by spawn/update/clear
   std::vector<T*> heap_;  // heap mode: owning pointers
   std::vector<std::uint32_t> heap_slot_of_;  // heap mode, tracking: table index of heap_[i]
   std::vector<TableSlot> table_;             // heap mode: the generational table
@@ -353,6 +424,8 @@ class ObjectStore {
   mutable std::uint64_t heap_stale_gets_ = 0;
   engine::GrowthPolicy policy_;
   bool pooled_;
+  WalkMode walk_;
+  double walk_ns_ = 0;             // smoothed update() time per object
   std::size_t warm_capacity_ = 0;  // pool capacity when heap mode last took over
   GrowthListener listener_;
   bool rebuilding_ = false;        // inside set_pooling(true): growth events are rebuilds

@@ -6,8 +6,9 @@
 
 namespace game {
 
-ParticleSystem::ParticleSystem(const engine::GrowthPolicy& policy, bool pooled, std::uint64_t seed, float dt)
-    : store_(policy, pooled), seed_(seed), dt_(dt) {}
+ParticleSystem::ParticleSystem(const engine::GrowthPolicy& policy, bool pooled, std::uint64_t seed, float dt,
+                               WalkMode walk)
+    : store_(policy, pooled, walk), seed_(seed), dt_(dt) {}
 
 int ParticleSystem::burst(const BurstSpec& spec, Vec2 origin) {
   // Damping is per second in the spec and per step on the particle: one pow per burst.
@@ -38,14 +39,18 @@ int ParticleSystem::burst(const BurstSpec& spec, Vec2 origin) {
   return spawned;
 }
 
+// Phase one: walk the active list (or the pool's bitmap), move each particle and mark the
+// burnt-out ones (false). Phase two, inside store_.update() after the walk: release the
+// marked and mend the list. Nothing is released during the walk.
 void ParticleSystem::update(float dt) {
-  store_.update([dt](Particle& p) {
+  const auto update_and_mark = [dt](Particle& p) {
     p.prev = p.pos;
     p.pos = p.pos + p.vel * dt;
     p.vel = p.vel * p.damping;
     p.life -= dt;
     return p.life > 0.0f;
-  });
+  };
+  store_.update(update_and_mark);  // phase one, then phase two
 }
 
 }  // namespace game

@@ -25,11 +25,13 @@ struct BurstSpec {
 
 class ParticleSystem {
  public:
-  ParticleSystem(const engine::GrowthPolicy& policy, bool pooled, std::uint64_t seed, float dt);
+  ParticleSystem(const engine::GrowthPolicy& policy, bool pooled, std::uint64_t seed, float dt,
+                 WalkMode walk = WalkMode::slot_order);
 
   // Spawns spec.count particles (fewer at capacity); returns how many were spawned.
   int burst(const BurstSpec& spec, Vec2 origin);
-  // Moves every particle one step and releases those whose life ran out.
+  // Moves every particle one step and releases those whose life ran out, in two phases
+  // (walk and mark, then release and mend the active list: see particle_system.cpp).
   void update(float dt);
 
   ObjectStore<Particle>& store() noexcept { return store_; }

@@ -122,6 +122,8 @@ Scenario read_scenario(const json& root, const std::string& name) {
   r.boolean("pooling", s.pooling);
   r.choice("storage", s.storage, {{"contiguous", engine::StorageMode::contiguous},
                                   {"stable", engine::StorageMode::stable}});
+  r.choice("walk", s.walk, {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop},
+                            {"slot_order", WalkMode::slot_order}});
   if (const json* v = r.find("pools")) {
     ObjectReader p(*v, "pools");
     for (std::size_t i = 0; i < kPoolCount; ++i) read_pool(p, pool_name(static_cast<PoolId>(i)), s.pools[i]);

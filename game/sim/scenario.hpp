@@ -1,6 +1,8 @@
 #pragma once
 // A scenario file (assets/scenarios/*.json) turned into plain values: the waves, the
 // weapon, the stress multiplier, particle counts and the pools' starting policies.
+#include "walk_mode.hpp"
+
 #include <engine/pool/growth_policy.hpp>
 
 #include <array>
@@ -104,6 +106,7 @@ struct Scenario {
   ParticleConfig particles;
   bool pooling = true;
   engine::StorageMode storage = engine::StorageMode::contiguous;
+  WalkMode walk = WalkMode::slot_order;  // how pooled stores walk each step ("walk": bitmap, swap_pop, slot_order)
   std::array<PoolConfig, kPoolCount> pools{};
   std::vector<WaveConfig> waves;
   bool loop_waves = true;        // after the last wave start again, tougher

@@ -69,6 +69,10 @@ ScriptEvent read_event(const json& v, const std::string& path) {
   optional_value(r, "storage", e.storage, [&](engine::StorageMode& x) {
     r.choice("storage", x, {{"contiguous", engine::StorageMode::contiguous}, {"stable", engine::StorageMode::stable}});
   });
+  optional_value(r, "walk", e.walk, [&](WalkMode& x) {
+    r.choice("walk", x, {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop},
+                         {"slot_order", WalkMode::slot_order}});
+  });
   // The ranges a scenario file allows for the same settings.
   optional_value(r, "stress", e.stress, [&](float& x) { r.number("stress", x, 0.01f, 1000.0f); });
   optional_value(r, "autofire", e.autofire, [&](bool& x) { r.boolean("autofire", x); });
@@ -124,7 +128,7 @@ ScriptResult failure(const std::string& name, const std::string& reason) {
 }  // namespace
 
 bool ScriptEvent::changes_settings() const noexcept {
-  return pooling || storage || stress || autofire || enemy_density || particles_per_explosion || sparks_per_hit ||
+  return pooling || storage || walk || stress || autofire || enemy_density || particles_per_explosion || sparks_per_hit ||
          trail_per_second;
 }
 
@@ -161,6 +165,7 @@ Input ScriptPlayer::next(Settings& settings, Vec2 player) {
     restart = restart || e.restart;
     if (e.pooling) settings.pooling = *e.pooling;
     if (e.storage) settings.storage = *e.storage;
+    if (e.walk) settings.walk = *e.walk;
     if (e.stress) settings.stress = *e.stress;
     if (e.autofire) settings.autofire = *e.autofire;
     if (e.enemy_density) settings.enemy_density = *e.enemy_density;

@@ -6,6 +6,7 @@ Settings settings_from(const Scenario& scenario) {
   Settings s;
   s.pooling = scenario.pooling;
   s.storage = scenario.storage;
+  s.walk = scenario.walk;
   s.pools = scenario.pools;
   s.stress = scenario.stress;
   s.particles_per_explosion = scenario.particles.per_explosion;

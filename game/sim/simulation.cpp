@@ -93,12 +93,13 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
       seed_(seed),
       settings_(settings_from(scenario)),
       applied_(settings_),
-      player_bullets_(make_policy(scenario.pools[0], scenario.storage), scenario.pooling),
-      enemy_bullets_(make_policy(scenario.pools[1], scenario.storage), scenario.pooling),
-      particles_(make_policy(scenario.pools[2], scenario.storage), scenario.pooling, seed, kStepSeconds),
+      player_bullets_(make_policy(scenario.pools[0], scenario.storage), scenario.pooling, scenario.walk),
+      enemy_bullets_(make_policy(scenario.pools[1], scenario.storage), scenario.pooling, scenario.walk),
+      particles_(make_policy(scenario.pools[2], scenario.storage), scenario.pooling, seed, kStepSeconds, scenario.walk),
       enemies_(make_policy(scenario.pools[3], scenario.storage), scenario.pooling, seed, scenario_, kStepSeconds),
       grid_(world().expanded(kBulletMargin + kGridCell), kGridCell, kPlayerBulletRadius) {
   growth_log_.reserve(kGrowthLogCapacity);
+  enemies_.store().set_walk(scenario.walk);  // a few hundred at most, but walked the same way
   const Rect storm = world().expanded(kBulletMargin);
   storm_columns_ = static_cast<std::int32_t>(std::ceil((storm.max.x - storm.min.x) / kStormCell));
   storm_rows_ = static_cast<std::int32_t>(std::ceil((storm.max.y - storm.min.y) / kStormCell));
@@ -157,6 +158,13 @@ void Simulation::apply_settings() {
   set_policy(PoolId::enemy_bullets, enemy_bullets_.store());
   set_policy(PoolId::particles, particles_.store());
   set_policy(PoolId::enemies, enemies_.store());
+  // Walk: bitmap <-> list builds or drops the active lists; swap-pop -> slot order sorts them once.
+  if (want.walk != applied_.walk) {
+    player_bullets_.store().set_walk(want.walk);
+    enemy_bullets_.store().set_walk(want.walk);
+    particles_.store().set_walk(want.walk);
+    enemies_.store().set_walk(want.walk);
+  }
   // Pooling: every live object moves between the pool and its own heap allocation.
   if (want.pooling != applied_.pooling) {
     player_bullets_.store().set_pooling(want.pooling);

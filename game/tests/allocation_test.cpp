@@ -64,6 +64,16 @@ TEST(SteadyState, PooledStableStepsAllocateNothing) {
   EXPECT_GT(assert_steady_frames_allocate_nothing(sim, 600, 3000), 2900);
 }
 
+TEST(SteadyState, PooledSwapPopAndBitmapWalksAllocateNothing) {
+  for (WalkMode walk : {WalkMode::swap_pop, WalkMode::bitmap}) {
+    Scenario s = repo_scenario("default.json");
+    s.walk = walk;
+    Simulation sim(s, 4);
+    sim.settings().autofire = true;
+    EXPECT_GT(assert_steady_frames_allocate_nothing(sim, 600, 1500), 1400) << walk_name(walk);
+  }
+}
+
 TEST(SteadyState, AfterGrowthFromTinyPoolsStepsAllocateNothing) {
   // Pools start at 16 slots and grow during warm-up; afterwards nothing allocates.
   Scenario s = repo_scenario("default.json");

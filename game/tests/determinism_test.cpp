@@ -69,6 +69,50 @@ TEST(Determinism, PoolingOnOffContiguousStableAllAgree) {
   }
 }
 
+// The walk a pooled store uses each step (the pool's bitmap, a swap-pop active list, a
+// slot-order active list) changes speed only. pressure.json churns harder (a 3x weapon): the
+// pools refill from their free stacks every step, so a swap-pop list is well scrambled.
+TEST(Determinism, EveryWalkGivesTheSameGame) {
+  for (const char* file : {"default.json", "pressure.json"}) {
+    const Scenario base = small_pools(repo_scenario(file));
+    for (const std::uint64_t seed : kSeeds) {
+      SCOPED_TRACE(std::string(file) + " seed " + std::to_string(seed));
+      const auto hash_with = [&](WalkMode walk, engine::StorageMode storage) {
+        Scenario s = with_storage(base, true, storage);
+        s.walk = walk;
+        return hash_after(s, seed, kFrames);
+      };
+      const std::uint64_t reference = hash_with(WalkMode::bitmap, engine::StorageMode::contiguous);
+      EXPECT_EQ(reference, hash_with(WalkMode::swap_pop, engine::StorageMode::contiguous));
+      EXPECT_EQ(reference, hash_with(WalkMode::slot_order, engine::StorageMode::contiguous));
+      EXPECT_EQ(reference, hash_with(WalkMode::swap_pop, engine::StorageMode::stable));
+      EXPECT_EQ(reference, hash_with(WalkMode::slot_order, engine::StorageMode::stable));
+      EXPECT_EQ(reference, hash_after(with_storage(base, false, engine::StorageMode::contiguous), seed, kFrames));
+    }
+  }
+}
+
+TEST(Determinism, SwitchingWalkMidRunMatchesNeverSwitching) {
+  const Scenario base = small_pools(repo_scenario("default.json"));
+  const auto cycle_walks = [](Simulation& sim, int f) {
+    Settings& s = sim.settings();
+    if (f % 170 == 0) s.walk = static_cast<WalkMode>((static_cast<int>(s.walk) + 1) % 3);
+    if (f % 410 == 0) s.pooling = !s.pooling;  // lists rebuilt when pooling comes back
+  };
+  for (const std::uint64_t seed : kSeeds) {
+    EXPECT_EQ(hash_after(base, seed, kFrames), hash_after(base, seed, kFrames, cycle_walks)) << "seed " << seed;
+  }
+}
+
+TEST(Determinism, WalkSwitchesAreReallyApplied) {
+  Simulation sim(repo_scenario("default.json"), 1);
+  EXPECT_EQ(sim.stats().pools[0].walk, WalkMode::slot_order) << "the default walk";
+  sim.settings().walk = WalkMode::swap_pop;
+  sim.step({});
+  EXPECT_EQ(sim.applied_settings().walk, WalkMode::swap_pop);
+  for (const StoreStats& pool : sim.stats().pools) EXPECT_EQ(pool.walk, WalkMode::swap_pop);
+}
+
 TEST(Determinism, StoragesReallyIterateInDifferentOrders) {
   // Guards the test above: if pooled and heap storage visited objects in the same order,
   // agreeing hashes would prove nothing.

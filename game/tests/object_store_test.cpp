@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace game {
@@ -133,6 +134,64 @@ TEST(ObjectStore, PoolComesBackFromHeapModeAtItsWarmCapacity) {
   store.clear();
   EXPECT_EQ(Tracked::alive, 0);
 }
+
+// Every walk of a pooled store (bitmap, swap-pop list, slot-order list) releases exactly the
+// dead, and switching walks mid-churn, or pooling off and on, keeps the list equal to the pool.
+class ObjectStoreWalks : public ::testing::TestWithParam<WalkMode> {};
+
+TEST_P(ObjectStoreWalks, ChurnReleasesExactlyTheDeadAndKeepsTheListInStep) {
+  {
+    ObjectStore<Tracked> store(policy(16, 100000), true, GetParam());
+    std::uint64_t next = 0;
+    for (int round = 0; round < 30; ++round) {
+      for (; store.size() < 2000; ++next) store.spawn(Tracked(next, static_cast<int>(next * 2654435761u % 5)));
+      const std::size_t before = store.size();
+      std::size_t dying = 0;
+      store.update([&](Tracked& t) {
+        const bool dies = --t.ttl < 0;
+        dying += dies ? 1 : 0;
+        return !dies;
+      });
+      ASSERT_EQ(store.size(), before - dying);
+      ASSERT_EQ(Tracked::alive, static_cast<int>(store.size()));
+      if (GetParam() != WalkMode::bitmap) {
+        ASSERT_TRUE(store.active_list().matches(store.pool_for_tests()));
+      }
+      if (round == 10) store.set_pooling(false);
+      if (round == 12) store.set_pooling(true);
+    }
+    EXPECT_EQ(store.stats().failed_releases, 0u);
+    EXPECT_EQ(store.stats().walk, GetParam());
+    EXPECT_GT(store.stats().walk_ns_per_object, 0.0);
+  }
+  EXPECT_EQ(Tracked::alive, 0);
+}
+
+TEST_P(ObjectStoreWalks, SwitchingToEveryOtherWalkKeepsEveryObject) {
+  ObjectStore<Tracked> store(policy(16, 100000), true, GetParam());
+  for (std::uint64_t i = 0; i < 3000; ++i) store.spawn(Tracked(i, static_cast<int>(i % 4)));
+  store.update([](Tracked& t) { return --t.ttl >= 0; });
+  for (std::uint64_t i = 3000; i < 3500; ++i) store.spawn(Tracked(i, 2));  // queued in slot order
+  const auto before = seqs(store);
+  for (WalkMode next : {WalkMode::bitmap, WalkMode::swap_pop, WalkMode::slot_order}) {
+    store.set_walk(next);
+    EXPECT_EQ(store.walk(), next);
+    if (next != WalkMode::bitmap) {
+      EXPECT_TRUE(store.active_list().matches(store.pool_for_tests()));
+    }
+    int visited = 0;
+    store.update([&](Tracked&) { return ++visited > 0; });
+    EXPECT_EQ(visited, static_cast<int>(before.size()));
+    EXPECT_EQ(seqs(store), before);
+  }
+  EXPECT_TRUE(store.active_list().matches(store.pool_for_tests()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Walks, ObjectStoreWalks,
+                         ::testing::Values(WalkMode::bitmap, WalkMode::swap_pop, WalkMode::slot_order),
+                         [](const ::testing::TestParamInfo<WalkMode>& walk) {
+                           return std::string(walk_name(walk.param));
+                         });
 
 }  // namespace
 // Switching pooling back on reserves the pool's warm capacity in one go ("0 -> N"). That is a

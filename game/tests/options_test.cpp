@@ -69,6 +69,13 @@ TEST(Options, WindowSizeAndSkipTitle) {
   }
 }
 
+TEST(Options, Walk) {
+  EXPECT_EQ(parse({"--walk", "swap_pop"}).options->walk, WalkMode::swap_pop);
+  EXPECT_EQ(parse({"--walk=bitmap"}).options->walk, WalkMode::bitmap);
+  EXPECT_EQ(parse({"--walk", "slot_order"}).options->walk, WalkMode::slot_order);
+  EXPECT_FALSE(parse({"--headless"}).options->walk.has_value()) << "none: the scenario's choice";
+}
+
 TEST(Options, Help) { EXPECT_TRUE(parse({"--help"}).help); }
 
 TEST(Options, BadInputsSayWhy) {
@@ -84,6 +91,7 @@ TEST(Options, BadInputsSayWhy) {
             "--seed: '0x10' is not a whole number from 0 to 18446744073709551615 (2^64-1)");
   EXPECT_EQ(parse({"--pooling", "maybe"}).error, "--pooling: 'maybe' is not 'on' or 'off'");
   EXPECT_EQ(parse({"--storage", "paged"}).error, "--storage: 'paged' is not 'contiguous' or 'stable'");
+  EXPECT_EQ(parse({"--walk", "sorted"}).error, "--walk: 'sorted' is not 'bitmap', 'swap_pop' or 'slot_order'");
   EXPECT_EQ(parse({"--headless=yes"}).error, "--headless takes no value");
   EXPECT_EQ(parse({"--seed", "1", "--seed", "2"}).error, "--seed given more than once");
   EXPECT_EQ(parse({"--report="}).error, "--report: the file name is empty");

@@ -39,7 +39,7 @@ TEST(Scenario, MinimalFileGetsDefaults) {
 
 TEST(Scenario, ReadsValues) {
   const ScenarioResult r = parse_scenario(
-      R"({"seed": 18446744073709551615, "stress": 2.5, "storage": "stable",
+      R"({"seed": 18446744073709551615, "stress": 2.5, "storage": "stable", "walk": "swap_pop",
           "pools": {"particles": {"initial_capacity": 100, "growth_step": 50, "max_capacity": 1000, "page_slots": 128}},
           "waves": [{"kind": "boss", "pattern": "spiral", "count": 2, "hp": 50}]})",
       "t.json");
@@ -48,6 +48,7 @@ TEST(Scenario, ReadsValues) {
   EXPECT_EQ(s.seed, 18446744073709551615ull);
   EXPECT_FLOAT_EQ(s.stress, 2.5f);
   EXPECT_EQ(s.storage, engine::StorageMode::stable);
+  EXPECT_EQ(s.walk, WalkMode::swap_pop);
   EXPECT_EQ(s.pools[static_cast<std::size_t>(PoolId::particles)].growth_step, 50u);
   EXPECT_EQ(s.pools[static_cast<std::size_t>(PoolId::particles)].page_slots, 128u);
   EXPECT_EQ(s.waves[0].kind, EnemyKind::boss);
@@ -70,6 +71,8 @@ TEST(Scenario, WrongTypeNamesKeyAndType) {
             "scenario 't.json': key 'waves[0].count': must be an integer in 1..10000 (got 2.5)");
   EXPECT_EQ(error_of(R"({"waves": [{"kind": "dragon"}]})"),
             "scenario 't.json': key 'waves[0].kind': must be one of \"grunt\", \"spinner\", \"burster\", \"boss\" (got \"dragon\")");
+  EXPECT_EQ(error_of(R"({"walk": "sorted", "waves": [{}]})"),
+            "scenario 't.json': key 'walk': must be one of \"bitmap\", \"swap_pop\", \"slot_order\" (got \"sorted\")");
   EXPECT_EQ(error_of(R"({"weapon": [], "waves": [{}]})"), "scenario 't.json': key 'weapon': must be an object (got [])");
 }
 

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace game {
 namespace {
@@ -40,6 +41,18 @@ TEST(Script, ShippedHoldFireLoads) {
   EXPECT_EQ(switches, 2);
 }
 
+TEST(Script, ShippedWalksSwitchesOnlyTheWalk) {
+  const ScriptResult r = load_script(std::string(POOLSHOT_SCENARIO_DIR) + "/../scripts/walks.json");
+  ASSERT_TRUE(r.script.has_value()) << r.error;
+  EXPECT_EQ(r.script->frames, 2400u);
+  std::vector<WalkMode> walks;
+  for (const ScriptEvent& e : r.script->events) {
+    if (e.walk) walks.push_back(*e.walk);
+    EXPECT_FALSE(e.pooling || e.storage || e.stress) << "only the walk changes";
+  }
+  EXPECT_EQ(walks, (std::vector<WalkMode>{WalkMode::swap_pop, WalkMode::slot_order, WalkMode::bitmap}));
+}
+
 TEST(Script, LengthIsFramesElseTheLastEvent) {
   EXPECT_EQ(script_of(R"({"frames": 90, "events": [{"frame": 5, "fire": true}]})").frames, 90u);
   EXPECT_EQ(script_of(R"({"events": [{"frame": 5, "fire": true}, {"frame": 40, "fire": false}]})").frames, 40u);
@@ -56,6 +69,8 @@ TEST(Script, UnknownKeysAndWrongTypesNameTheKey) {
             "script 's.json': key 'events[0].frame': must be an integer in 1..1000000000 (got \"ten\")");
   EXPECT_EQ(error_of(R"({"events": [{"frame": 1, "storage": "paged"}]})"),
             "script 's.json': key 'events[0].storage': must be one of \"contiguous\", \"stable\" (got \"paged\")");
+  EXPECT_EQ(error_of(R"({"events": [{"frame": 1, "walk": 2}]})"),
+            "script 's.json': key 'events[0].walk': must be one of \"bitmap\", \"swap_pop\", \"slot_order\" (got 2)");
   EXPECT_EQ(error_of(R"({"events": {}})"), "script 's.json': key 'events': must be an array of 0..100000 events (got {})");
   EXPECT_EQ(error_of(R"([1, 2])"), "script 's.json': key '(top level)': must be an object (got [1,2])");
   EXPECT_EQ(error_of(R"({"events": [{"frame": 1, "aim": {"point": [1, 2], "at": 3}}]})"),
@@ -117,7 +132,7 @@ TEST(Script, BadFilesAreNamed) {
 TEST(ScriptPlayer, HoldsInputUntilChangedAndAppliesSettingsAtTheirFrame) {
   ScriptPlayer player(script_of(R"({"frames": 6, "events": [
       {"frame": 2, "fire": true, "move": [0.5, -1], "aim": {"point": [100, 200]}},
-      {"frame": 3, "restart": true, "pooling": false, "storage": "stable", "stress": 4},
+      {"frame": 3, "restart": true, "pooling": false, "storage": "stable", "walk": "bitmap", "stress": 4},
       {"frame": 5, "fire": false, "aim": {"direction": [1, 0]}}]})"));
   Settings settings;
   Input in = player.next(settings, {640, 60});  // step 1: nothing yet, aim straight up
@@ -135,6 +150,7 @@ TEST(ScriptPlayer, HoldsInputUntilChangedAndAppliesSettingsAtTheirFrame) {
   EXPECT_TRUE(in.fire);
   EXPECT_FALSE(settings.pooling);
   EXPECT_EQ(settings.storage, engine::StorageMode::stable);
+  EXPECT_EQ(settings.walk, WalkMode::bitmap);
   EXPECT_FLOAT_EQ(settings.stress, 4);
   in = player.next(settings, {640, 60});        // step 4: restart was for one step only
   EXPECT_FALSE(in.restart);

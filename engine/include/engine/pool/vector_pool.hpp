@@ -146,6 +146,8 @@ class VectorPool {
   const T* get(PoolHandle handle) const noexcept;     // same, read-only
   bool contains(PoolHandle handle) const noexcept;    // live? (counts nothing)
   PoolHandle handle_at(std::size_t index) const noexcept;  // handle of the live object in slot `index`, else null
+  T* get_at(std::size_t index) noexcept;              // the live object in slot `index`, else nullptr (counts nothing)
+  const T* get_at(std::size_t index) const noexcept;
   std::vector<std::uint32_t> active_indices() const;  // live slot indices in address order
   void active_indices(std::vector<std::uint32_t>& out) const;  // same, into a reused buffer (cleared first)
 
@@ -1220,6 +1222,18 @@ PoolHandle VectorPool<T>::handle_at(std::size_t index) const noexcept {
   const auto i = static_cast<std::uint32_t>(index);
   const std::uint32_t g = generation(i);
   return detail::is_live_generation(g) ? PoolHandle{i, g} : PoolHandle{};
+}
+
+template <class T>
+const T* VectorPool<T>::get_at(std::size_t index) const noexcept {
+  if (index >= used_) return nullptr;
+  const SlotRef at = locate(static_cast<std::uint32_t>(index));
+  return detail::is_live_generation(at.generations[at.offset]) ? object_at(at) : nullptr;
+}
+
+template <class T>
+T* VectorPool<T>::get_at(std::size_t index) noexcept {
+  return const_cast<T*>(static_cast<const VectorPool&>(*this).get_at(index));
 }
 
 template <class T>
