@@ -80,8 +80,8 @@ TEST_P(AsanPoisoning, ChurnMigrationAndClearNeverTripTheSanitizer) {
   EXPECT_TRUE(pool.validate());
 }
 
-INSTANTIATE_TEST_SUITE_P(BothModes, AsanPoisoning,
-                         ::testing::Values(StorageMode::contiguous, StorageMode::stable), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, AsanPoisoning,
+                         ::testing::ValuesIn(kAllModes), mode_name);
 
 TEST(AsanPoisoningContiguous, KeptPointerAcrossRelocationIsReported) {
   SKIP_WITHOUT_ASAN();
