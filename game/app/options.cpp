@@ -11,7 +11,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: poolshot [--headless] [--frames N] [--scenario FILE] [--seed N]\n"
-    "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
+    "                [--pooling on|off] [--storage contiguous|stable|packed] [--autofire]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
     "                [--render-path fast|instanced]\n"
@@ -22,7 +22,7 @@ constexpr const char* kUsage =
     "  --seed N             random seed, N in 0..18446744073709551615 (2^64-1);\n"
     "                       default: the scenario's seed\n"
     "  --pooling on|off     objects in pools (on) or one new/delete each (off)\n"
-    "  --storage MODE       pool storage: contiguous or stable\n"
+    "  --storage MODE       pool storage: contiguous, stable or packed\n"
     "  --autofire           the seed scripts the input: strafe, aim, always fire\n"
     "  --report FILE        write a JSON report at exit\n"
     "  --screenshot FILE    save the last rendered frame as PNG (not with --headless)\n"
@@ -119,10 +119,12 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       if (value != "on" && value != "off") return fail("--pooling: '" + value + "' is not 'on' or 'off'");
       o.pooling = value == "on";
     } else if (arg == "--storage") {
-      if (value != "contiguous" && value != "stable") {
-        return fail("--storage: '" + value + "' is not 'contiguous' or 'stable'");
+      if (value != "contiguous" && value != "stable" && value != "packed") {
+        return fail("--storage: '" + value + "' is not 'contiguous', 'stable' or 'packed'");
       }
-      o.storage = value == "stable" ? engine::StorageMode::stable : engine::StorageMode::contiguous;
+      o.storage = value == "stable"   ? engine::StorageMode::stable
+                  : value == "packed" ? engine::StorageMode::packed
+                                      : engine::StorageMode::contiguous;
     } else if (arg == "--render-path") {
       if (value != "fast" && value != "instanced") {
         return fail("--render-path: '" + value + "' is not 'fast' or 'instanced'");

@@ -269,7 +269,7 @@ nlohmann::json overlay_json(const OverlayModel& m) {
   const FrameRow& l = m.latest;
   return {{"sim_step", m.sim_step},
           {"pooling", m.pooling ? "on" : "off"},
-          {"storage", m.storage == engine::StorageMode::stable ? "stable" : "contiguous"},
+          {"storage", m.storage == engine::StorageMode::stable ? "stable" : m.storage == engine::StorageMode::packed ? "packed" : "contiguous"},
           {"pools", pools},
           {"bytes_held_total", m.bytes_held_total},
           {"growth_events", m.growth_events},

@@ -84,7 +84,7 @@ nlohmann::json phases_json(const std::vector<PhaseSummary>& phases) {
     out.push_back({{"first_frame", p.first_frame},
                    {"last_frame", p.last_frame},
                    {"pooling", p.pooling ? "on" : "off"},
-                   {"storage", p.storage == engine::StorageMode::stable ? "stable" : "contiguous"},
+                   {"storage", p.storage == engine::StorageMode::stable ? "stable" : p.storage == engine::StorageMode::packed ? "packed" : "contiguous"},
                    {"sim_ms", to_json(p.sim_ms)},
                    {"render_ms", to_json(p.render_ms)},
                    {"peak_live", p.peak_live},

@@ -15,7 +15,7 @@ namespace {
 nlohmann::json to_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}}; }
 
 const char* storage_name(engine::StorageMode mode) {
-  return mode == engine::StorageMode::stable ? "stable" : "contiguous";
+  return mode == engine::StorageMode::stable ? "stable" : mode == engine::StorageMode::packed ? "packed" : "contiguous";
 }
 
 }  // namespace

@@ -110,7 +110,8 @@ Scenario read_scenario(const json& root, const std::string& name) {
   }
   r.boolean("pooling", s.pooling);
   r.choice("storage", s.storage, {{"contiguous", engine::StorageMode::contiguous},
-                                  {"stable", engine::StorageMode::stable}});
+                                  {"stable", engine::StorageMode::stable},
+                                  {"packed", engine::StorageMode::packed}});
   if (const json* v = r.find("pools")) {
     ObjectReader p(*v, "pools");
     for (std::size_t i = 0; i < kPoolCount; ++i) read_pool(p, pool_name(static_cast<PoolId>(i)), s.pools[i]);

@@ -67,7 +67,8 @@ ScriptEvent read_event(const json& v, const std::string& path) {
   r.boolean("restart", e.restart);
   optional_value(r, "pooling", e.pooling, [&](bool& x) { r.boolean("pooling", x); });
   optional_value(r, "storage", e.storage, [&](engine::StorageMode& x) {
-    r.choice("storage", x, {{"contiguous", engine::StorageMode::contiguous}, {"stable", engine::StorageMode::stable}});
+    r.choice("storage", x, {{"contiguous", engine::StorageMode::contiguous}, {"stable", engine::StorageMode::stable},
+                            {"packed", engine::StorageMode::packed}});
   });
   // The ranges a scenario file allows for the same settings.
   optional_value(r, "stress", e.stress, [&](float& x) { r.number("stress", x, 0.01f, 1000.0f); });
