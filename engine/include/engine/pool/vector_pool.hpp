@@ -322,7 +322,11 @@ class VectorPool {
   // Always inlined: out of line, GCC sees a void function with no side effects and deletes the call.
   ENGINE_POOL_HOT void prefetch_slot(std::uint32_t index) noexcept {  // object and generation, for writing
     const SlotRef at = locate(index);
-    if (!packed_) ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);  // packed: the object goes at the back
+    if (packed_) {
+      store_.prefetch_position(index);  // the object goes at the back (warm); its position entry is cold
+    } else {
+      ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
+    }
     ENGINE_POOL_PREFETCH_WRITE(at.generations + at.offset);
   }
   // What a release writes: the generation and the occupancy word, and the object only if its
@@ -1088,8 +1092,18 @@ bool VectorPool<T>::refuse_immovable(const char* what) noexcept {
 // locals: written through uint32_t pointers, members would be reloaded after every store.
 template <class T>
 void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noexcept {
-  if (packed_) {  // each release moves one object: no run to stream through
+  if (packed_) {  // each release moves one object: no run to stream through, so prefetch in two steps
+    const bool prefetch = capacity_ >= prefetch_threshold;
     for (std::uint32_t k = 0; k < count; ++k) {
+      if (prefetch) {
+        if (k + 2 * prefetch_distance < count) {
+          const std::uint32_t ahead = stack_entry(from + k + 2 * prefetch_distance);
+          store_.prefetch_position(ahead);
+          prefetch_release(ahead);
+        }
+        if (k + prefetch_distance < count) store_.prefetch_hole(stack_entry(from + k + prefetch_distance));
+        store_.prefetch_tail(prefetch_distance);
+      }
       const std::uint32_t index = stack_entry(from + k);
       const SlotRef at = locate(index);
       at.generations[at.offset] += 1u;
