@@ -978,16 +978,21 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   detail::unpoison_bytes(where, sizeof(T));
   {
     CallbackScope scope(*this);
+    // Packed: `where` is the position after the old objects; a release would shrink them by one.
+    const std::uint32_t building = layout.packed ? 1u : 0u;
+    building_ += building;
     if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
       ::new (where) T(std::forward<Args>(args)...);
     } else {
       try {
         ::new (where) T(std::forward<Args>(args)...);
       } catch (...) {
+        building_ -= building;
         detail::poison_bytes(where, sizeof(T));  // the new buffer goes; the pool never changed
         throw;
       }
     }
+    building_ -= building;
   }
   std::size_t moved = 0;
   if constexpr (std::is_nothrow_move_constructible_v<T> || !std::is_move_constructible_v<T>) {
