@@ -143,6 +143,10 @@ class VectorPool {
   //   returns nullopt (the object being built or destroyed would move); clear(), erase_if(),
   //   shrink_to_fit(), reserve() that relocates and set_policy() are refused (debug assert).
   // - An erase_if() victim whose destructor releases another victim gets false (double release).
+  // - Packed: a dying object leaves the dense array (moved out, one more move of T) before its
+  //   destructor runs, so destructors may do all of the above; inside T's constructor,
+  //   release() and flush_releases() are refused (the hole would be filled by moving the last
+  //   object, which may be the one being built): queue with release_later() instead.
   // - Relocation (contiguous growth, reserve, shrink_to_fit, set_policy) runs the destructors of
   //   moved-from objects: those must not call into the pool (T's move should leave the source
   //   owning nothing, as a moved-from PoolPtr does).
