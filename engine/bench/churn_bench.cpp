@@ -41,7 +41,7 @@ const bool registered = [] {
   const auto body = [](auto tag) { return &BM_Churn<typename decltype(tag)::type>; };
   const auto configure = [](benchmark::internal::Benchmark* b, std::int64_t n) { b->Arg(n); };
   using namespace bench;
-  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, ColonyContender,
+  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, PoolPackedContender, ColonyContender,
                        NewDeleteContender, MimallocContender, PmrPoolContender, BoostPoolContender,
                        BoostObjectPoolContender>("BM_Churn", {1'000, 100'000}, body, configure);
   return true;

@@ -69,7 +69,7 @@ const bool registered = [] {
     b->Arg(n)->Unit(benchmark::kMicrosecond);
   };
   using namespace bench;
-  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender,
+  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, PoolPackedContender,
                        PoolContiguousLaterContender, ColonyContender, NewDeleteContender,
                        MimallocContender, PmrPoolContender, BoostPoolContender>(
       "BM_GameFrame", {10'000, 100'000, 1'000'000}, body, configure);

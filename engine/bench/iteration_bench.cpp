@@ -51,7 +51,7 @@ const bool registered = [] {
   };
   using namespace bench;
   // boost::object_pool is left out: releasing half of N into its sorted free list is O(N^2).
-  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, ColonyContender,
+  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, PoolPackedContender, ColonyContender,
                        NewDeleteContender, MimallocContender, PmrPoolContender, BoostPoolContender>(
       "BM_IterateHalfReleased", {100'000, 1'000'000}, body, configure);
   return true;

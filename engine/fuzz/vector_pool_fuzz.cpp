@@ -28,6 +28,7 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -76,8 +77,20 @@ struct Node {
 };
 
 using pool_test::Lifetimes;
-using Value = pool_test::ThrowingTracked;  // may throw on construction or copy: on request only
-using Pool = engine::VectorPool<Value>;
+// The values: both may throw on construction or copy (on request only). ThrowingTracked's move
+// may throw too, so relocation copies it (strong guarantee) and packed storage refuses it;
+// MovableValue moves noexcept, so packed storage takes it. The input's first byte picks one.
+using pool_test::ThrowingTracked;
+class MovableValue {
+ public:
+  explicit MovableValue(int value) : inner_((Lifetimes::maybe_throw(), value)) {}
+  MovableValue(const MovableValue& other) : inner_((Lifetimes::maybe_throw(), other.inner_)) {}
+  MovableValue(MovableValue&&) noexcept = default;
+  int value() const { return inner_.value(); }
+
+ private:
+  pool_test::Tracked inner_;
+};
 
 // release_later / flush_releases / erase_if must not allocate (bytes_held unchanged).
 constexpr bool check_no_allocation = true;
@@ -116,7 +129,9 @@ struct HandleLess {
 engine::GrowthPolicy read_policy(Reader& in) {
   engine::GrowthPolicy policy;
   const std::uint8_t flags = in.byte();
-  policy.storage = (flags & 1) ? engine::StorageMode::stable : engine::StorageMode::contiguous;
+  policy.storage = (flags & 1)      ? engine::StorageMode::stable
+                   : (flags & 0x10) ? engine::StorageMode::packed
+                                    : engine::StorageMode::contiguous;
   static constexpr std::size_t pages[4] = {64, 128, 256, 64};
   policy.page_slots = pages[(flags >> 1) & 3];
   policy.growth_step = (flags & 8) ? 0 : 1 + (in.byte() % 40);
@@ -129,7 +144,7 @@ engine::GrowthPolicy read_policy(Reader& in) {
 struct Model {
   std::map<engine::PoolHandle, int, HandleLess> live;
   std::deque<engine::PoolHandle> dead;
-  std::map<engine::PoolHandle, const Value*, HandleLess> address;  // where each live object was last seen
+  std::map<engine::PoolHandle, const void*, HandleLess> address;  // where each live object was last seen
   void bury(engine::PoolHandle h) {
     dead.push_back(h);
     if (dead.size() > 64) dead.pop_front();
@@ -168,7 +183,9 @@ struct Events {
   bool bad = false;  // an event that contradicts itself
 };
 
+template <class Pool>
 void check_consistent(const Pool& pool, Model& model, int op_index, bool objects_may_move) {
+  using Value = typename Pool::value_type;
   FUZZ_CHECK(pool.size() == model.live.size(), "size() differs from the model");
   FUZZ_CHECK(Lifetimes::live() == static_cast<long>(model.live.size()), "live instances differ from the model");
   FUZZ_CHECK(Lifetimes::bad_destructions == 0, "a destructor ran on a dead object");
@@ -184,6 +201,7 @@ void check_consistent(const Pool& pool, Model& model, int op_index, bool objects
   for (const auto& [handle, value] : model.live) {
     const Value* v = pool.get(handle);
     FUZZ_CHECK(v != nullptr, "a live handle was refused");
+    FUZZ_CHECK(pool.get_at(handle.index) == v, "get_at() disagrees with get()");
     FUZZ_CHECK(v->value() == value, "a live object has the wrong value");
     FUZZ_CHECK(pool.contains(handle), "contains() refused a live handle");
     const auto seen = model.address.find(handle);
@@ -272,7 +290,9 @@ void run_reentrant(Reader& in, const engine::GrowthPolicy& policy, int op_index)
   world.pool = nullptr;
 }
 
+template <class Value>
 void run(Reader& in) {
+  using Pool = engine::VectorPool<Value>;
   static const bool trace = std::getenv("POOLSHOT_FUZZ_TRACE") != nullptr;  // replay a crash step by step
   int op_index = -1;
   Lifetimes::reset();
@@ -308,6 +328,10 @@ void run(Reader& in) {
         std::fprintf(stderr, "  set_policy storage %d page %zu step %zu max %zu initial %zu\n",
                      static_cast<int>(next.storage), next.page_slots, next.growth_step,
                      next.max_capacity, next.initial_capacity);
+      }
+      if (!std::is_nothrow_move_constructible_v<Value> && next.storage == engine::StorageMode::packed) {
+        FUZZ_CHECK(!pool.set_policy(next), "set_policy took packed for a T whose move may throw");
+        return;
       }
       FUZZ_CHECK(pool.set_policy(next), "set_policy with room for every slot failed");
       FUZZ_CHECK(pool.policy().storage == next.storage, "set_policy did not switch storage");
@@ -455,7 +479,8 @@ void run(Reader& in) {
           pool.for_each([&](engine::PoolHandle h, const Value& v) {
             const auto it = model.live.find(h);
             FUZZ_CHECK(it != model.live.end() && it->second == v.value(), "for_each gave an unknown handle");
-            FUZZ_CHECK(first || h.index > last, "for_each not in address order");
+            const bool slot_order = pool.policy().storage != engine::StorageMode::packed;  // packed: dense order
+            FUZZ_CHECK(!slot_order || first || h.index > last, "for_each not in address order");
             first = false;
             last = h.index;
           });
@@ -611,7 +636,9 @@ void run(Reader& in) {
         FUZZ_CHECK(events.last_new_capacity == pool.capacity(), "the last growth event announced another capacity");
       }
       if (storage_before == engine::StorageMode::stable) FUZZ_CHECK(!events.relocated || may_move, "stable growth moved objects");
-      check_consistent(pool, model, op_index, may_move || events.relocated);
+      // Packed: any release, erase_if, flush or clear may move the last object into a hole.
+      const bool packed = storage_before == engine::StorageMode::packed || pool.policy().storage == engine::StorageMode::packed;
+      check_consistent(pool, model, op_index, may_move || events.relocated || packed);
     }
   }
   FUZZ_CHECK(Lifetimes::live() == 0, "the pool's destructor leaked objects");
@@ -622,6 +649,10 @@ void run(Reader& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Reader in(data, size);
-  run(in);
+  if (size != 0 && (data[0] & 0x10) != 0) {  // the policy byte: bit 4 also asks for packed storage
+    run<MovableValue>(in);
+  } else {
+    run<ThrowingTracked>(in);
+  }
   return 0;
 }

@@ -11,7 +11,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: poolshot [--headless] [--frames N] [--scenario FILE] [--seed N]\n"
-    "                [--pooling on|off] [--storage contiguous|stable] [--autofire]\n"
+    "                [--pooling on|off] [--storage contiguous|stable|packed] [--autofire]\n"
     "                [--walk bitmap|swap_pop|slot_order]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
@@ -25,7 +25,7 @@ constexpr const char* kUsage =
     "  --seed N             random seed, N in 0..18446744073709551615 (2^64-1);\n"
     "                       default: the scenario's seed\n"
     "  --pooling on|off     objects in pools (on) or one new/delete each (off)\n"
-    "  --storage MODE       pool storage: contiguous or stable\n"
+    "  --storage MODE       pool storage: contiguous, stable or packed\n"
     "  --walk WALK          how pooled stores walk each step: bitmap (the pool's own),\n"
     "                       swap_pop or slot_order (an active-index list; default)\n"
     "  --autofire           the seed scripts the input: strafe, aim, always fire\n"
@@ -144,10 +144,12 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       if (value != "on" && value != "off") return fail("--pooling: '" + value + "' is not 'on' or 'off'");
       o.pooling = value == "on";
     } else if (arg == "--storage") {
-      if (value != "contiguous" && value != "stable") {
-        return fail("--storage: '" + value + "' is not 'contiguous' or 'stable'");
+      if (value != "contiguous" && value != "stable" && value != "packed") {
+        return fail("--storage: '" + value + "' is not 'contiguous', 'stable' or 'packed'");
       }
-      o.storage = value == "stable" ? engine::StorageMode::stable : engine::StorageMode::contiguous;
+      o.storage = value == "stable"   ? engine::StorageMode::stable
+                  : value == "packed" ? engine::StorageMode::packed
+                                      : engine::StorageMode::contiguous;
     } else if (arg == "--walk") {
       o.walk = parse_walk(value);
       if (!o.walk) return fail("--walk: '" + value + "' is not 'bitmap', 'swap_pop' or 'slot_order'");

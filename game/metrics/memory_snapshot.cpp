@@ -12,10 +12,17 @@ void MemorySnapshot::take(PoolId id, const ObjectStore<T>& store) {
   m.bytes_held = store.stats().bytes_held;
   if (m.pooled) {
     m.map.build(store.pool(), sizeof(T));
-    // The walk view's seam: the order the store's update walks its objects. The pool walks
-    // them in slot order today; a manager with an active-index list passes that list here.
+    // The walk view: the order the store's update() walks its objects. A list walk goes
+    // through the manager's active-index list (then the spawns queued since its last update);
+    // the bitmap walk goes in slot order.
     walk_.reserve(store.pool().capacity());  // allocates only after the pool grew
-    store.pool().active_indices(walk_);
+    if (store.walk() != WalkMode::bitmap) {
+      const engine::ActiveIndexList& list = store.active_list();
+      walk_.assign(list.indices().begin(), list.indices().end());
+      walk_.insert(walk_.end(), list.queued().begin(), list.queued().end());
+    } else {
+      store.pool().active_indices(walk_);
+    }
     m.map.build_walk_view(walk_.data(), walk_.size());
   } else {
     const std::vector<T*>& objects = store.heap_objects();

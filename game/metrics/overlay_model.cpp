@@ -276,7 +276,7 @@ nlohmann::json overlay_json(const OverlayModel& m) {
   const FrameRow& l = m.latest;
   return {{"sim_step", m.sim_step},
           {"pooling", m.pooling ? "on" : "off"},
-          {"storage", m.storage == engine::StorageMode::stable ? "stable" : "contiguous"},
+          {"storage", engine::storage_mode_name(m.storage)},
           {"walk", std::string(walk_name(m.walk))},
           {"pools", pools},
           {"bytes_held_total", m.bytes_held_total},

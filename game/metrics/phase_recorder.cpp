@@ -100,7 +100,7 @@ nlohmann::json phases_json(const std::vector<PhaseSummary>& phases) {
     out.push_back({{"first_frame", p.first_frame},
                    {"last_frame", p.last_frame},
                    {"pooling", p.pooling ? "on" : "off"},
-                   {"storage", p.storage == engine::StorageMode::stable ? "stable" : "contiguous"},
+                   {"storage", engine::storage_mode_name(p.storage)},
                    {"walk", std::string(walk_name(p.walk))},
                    {"walk_ns_per_object", walk_costs(p)},
                    {"sim_ms", to_json(p.sim_ms)},

@@ -14,10 +14,6 @@ namespace {
 
 nlohmann::json to_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}}; }
 
-const char* storage_name(engine::StorageMode mode) {
-  return mode == engine::StorageMode::stable ? "stable" : "contiguous";
-}
-
 }  // namespace
 
 std::string hex_hash(std::uint64_t hash) {
@@ -38,7 +34,7 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
   report["script"] = context.script_path.empty() ? nlohmann::json() : nlohmann::json(context.script_path);
   report["headless"] = context.headless;
   report["pooling"] = settings.pooling ? "on" : "off";
-  report["storage"] = storage_name(settings.storage);
+  report["storage"] = engine::storage_mode_name(settings.storage);
   report["walk"] = std::string(walk_name(settings.walk));
   report["autofire"] = settings.autofire;
   report["stress"] = settings.stress;

@@ -81,7 +81,7 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     ImGui::SameLine(0, 4);
     ImGui::TextColored(model.pooling ? kGood : kBad, "%s", model.pooling ? "ON" : "OFF");
     ImGui::SameLine(0, 4);
-    ImGui::TextColored(kDim, "(%s, %s walk)%s", model.storage == engine::StorageMode::stable ? "stable" : "contiguous",
+    ImGui::TextColored(kDim, "(%s, %s walk)%s", engine::storage_mode_name(model.storage),
                        walk_name(model.walk).data(), frame.runtime.paused ? "  PAUSED" : "");
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());

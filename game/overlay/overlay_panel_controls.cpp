@@ -56,11 +56,13 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   help_marker("Off: every object is its own new/delete (a std::vector<T*>), the code a pool replaces. "
               "Switching moves every live object; the game itself does not change.");
   ImGui::SameLine(0, 24);
-  int storage = s.storage == engine::StorageMode::stable ? 1 : 0;
-  changed |= ImGui::RadioButton("contiguous", &storage, 0);
+  int storage = static_cast<int>(s.storage);  // the radio values are StorageMode's
+  changed |= ImGui::RadioButton("contiguous", &storage, static_cast<int>(engine::StorageMode::contiguous));
   ImGui::SameLine();
-  changed |= ImGui::RadioButton("stable pages", &storage, 1);
-  s.storage = storage == 1 ? engine::StorageMode::stable : engine::StorageMode::contiguous;
+  changed |= ImGui::RadioButton("stable pages", &storage, static_cast<int>(engine::StorageMode::stable));
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("packed", &storage, static_cast<int>(engine::StorageMode::packed));
+  s.storage = static_cast<engine::StorageMode>(storage);
   // How pooled stores walk each step; the Pools table's ns/obj column shows what it costs.
   int walk = static_cast<int>(s.walk);
   ImGui::TextUnformatted("walk");

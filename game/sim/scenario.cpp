@@ -121,7 +121,8 @@ Scenario read_scenario(const json& root, const std::string& name) {
   }
   r.boolean("pooling", s.pooling);
   r.choice("storage", s.storage, {{"contiguous", engine::StorageMode::contiguous},
-                                  {"stable", engine::StorageMode::stable}});
+                                  {"stable", engine::StorageMode::stable},
+                                  {"packed", engine::StorageMode::packed}});
   r.choice("walk", s.walk, {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop},
                             {"slot_order", WalkMode::slot_order}});
   if (const json* v = r.find("pools")) {

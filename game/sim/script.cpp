@@ -67,7 +67,8 @@ ScriptEvent read_event(const json& v, const std::string& path) {
   r.boolean("restart", e.restart);
   optional_value(r, "pooling", e.pooling, [&](bool& x) { r.boolean("pooling", x); });
   optional_value(r, "storage", e.storage, [&](engine::StorageMode& x) {
-    r.choice("storage", x, {{"contiguous", engine::StorageMode::contiguous}, {"stable", engine::StorageMode::stable}});
+    r.choice("storage", x, {{"contiguous", engine::StorageMode::contiguous}, {"stable", engine::StorageMode::stable},
+                            {"packed", engine::StorageMode::packed}});
   });
   optional_value(r, "walk", e.walk, [&](WalkMode& x) {
     r.choice("walk", x, {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop},

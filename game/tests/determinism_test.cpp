@@ -63,6 +63,7 @@ TEST(Determinism, PoolingOnOffContiguousStableAllAgree) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     const std::uint64_t reference = hash_after(with_storage(base, true, engine::StorageMode::contiguous), seed, kFrames);
     EXPECT_EQ(reference, hash_after(with_storage(base, true, engine::StorageMode::stable), seed, kFrames));
+    EXPECT_EQ(reference, hash_after(with_storage(base, true, engine::StorageMode::packed), seed, kFrames));
     EXPECT_EQ(reference, hash_after(with_storage(base, false, engine::StorageMode::contiguous), seed, kFrames));
     EXPECT_EQ(reference, hash_after(with_storage(base, false, engine::StorageMode::stable), seed, kFrames));
     EXPECT_EQ(reference, hash_after(with_storage(base, true, engine::StorageMode::contiguous, 24), seed, kFrames));
@@ -145,7 +146,10 @@ TEST(Determinism, SwitchingStorageMidRunMatchesNeverSwitching) {
     Settings& s = sim.settings();
     if (f % 200 == 0) s.pooling = !s.pooling;
     if (f % 300 == 0) {
-      s.storage = s.storage == engine::StorageMode::stable ? engine::StorageMode::contiguous : engine::StorageMode::stable;
+      // contiguous -> stable -> packed -> contiguous: every switch between the three layouts
+      s.storage = s.storage == engine::StorageMode::contiguous ? engine::StorageMode::stable
+                  : s.storage == engine::StorageMode::stable   ? engine::StorageMode::packed
+                                                               : engine::StorageMode::contiguous;
     }
     if (f % 350 == 0) {
       for (PoolConfig& p : s.pools) p.growth_step = p.growth_step == 0 ? 40 : 0;

@@ -1,5 +1,5 @@
 #pragma once
-// engine::VectorPool<Particle>, in either storage mode, with the pool's default growth policy
+// engine::VectorPool<Particle>, in any storage mode, with the pool's default growth policy
 // (no reserve: every contender grows from empty). Handles are what we keep.
 #include "particle.hpp"
 
@@ -20,9 +20,10 @@ enum class PoolCull {
 
 template <engine::StorageMode Mode, PoolCull Cull = PoolCull::erase_if> class VectorPoolContender {
  public:
-  static constexpr const char* name = Mode == engine::StorageMode::contiguous
-                                          ? (Cull == PoolCull::erase_if ? "pool_contiguous" : "pool_contiguous_later")
-                                          : (Cull == PoolCull::erase_if ? "pool_stable" : "pool_stable_later");
+  static constexpr const char* name =
+      Mode == engine::StorageMode::contiguous ? (Cull == PoolCull::erase_if ? "pool_contiguous" : "pool_contiguous_later")
+      : Mode == engine::StorageMode::stable   ? (Cull == PoolCull::erase_if ? "pool_stable" : "pool_stable_later")
+                                              : (Cull == PoolCull::erase_if ? "pool_packed" : "pool_packed_later");
 
   VectorPoolContender() : pool_(policy()) {}
 
@@ -53,6 +54,8 @@ template <engine::StorageMode Mode, PoolCull Cull = PoolCull::erase_if> class Ve
   template <class F> void for_each(F f) {
     pool_.for_each([&f](const Particle& p) { f(p); });
   }
+  const Particle* get(std::size_t i) const noexcept { return pool_.get(kept_[i]); }  // handle_get_bench
+  std::size_t kept() const noexcept { return kept_.size(); }
   std::size_t capacity() const noexcept { return pool_.capacity(); }  // growth_bench only
   std::size_t size() const noexcept { return pool_.size(); }
 
@@ -69,6 +72,7 @@ template <engine::StorageMode Mode, PoolCull Cull = PoolCull::erase_if> class Ve
 
 using PoolContiguousContender = VectorPoolContender<engine::StorageMode::contiguous>;
 using PoolStableContender = VectorPoolContender<engine::StorageMode::stable>;
+using PoolPackedContender = VectorPoolContender<engine::StorageMode::packed>;
 using PoolContiguousLaterContender =
     VectorPoolContender<engine::StorageMode::contiguous, PoolCull::release_later>;
 

@@ -201,8 +201,8 @@ TEST_P(ZeroAllocation, QueueMemoryIsCountedInBytesHeld) {
   EXPECT_GE(s.bytes_held, s.capacity * (sizeof(Tracked) + sizeof(PoolHandle) + 2 * sizeof(std::uint32_t)));
 }
 
-INSTANTIATE_TEST_SUITE_P(BothModes, ZeroAllocation,
-                         ::testing::Values(StorageMode::contiguous, StorageMode::stable), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, ZeroAllocation,
+                         ::testing::ValuesIn(kAllModes), mode_name);
 
 // The allocation counter itself works (so a zero above means something).
 TEST(AllocationCounter, CountsVectorGrowth) {

@@ -89,8 +89,8 @@ TEST_P(ReleaseMode, EmptyPoolPtrDereferenceIsNotCheckedButGetIsSafe) {
   EXPECT_EQ(Lifetimes::live(), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothModes, ReleaseMode,
-                         ::testing::Values(StorageMode::contiguous, StorageMode::stable), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, ReleaseMode,
+                         ::testing::ValuesIn(kAllModes), mode_name);
 
 TEST(ReleaseModeContiguous, RelocatingEmplaceInsideForEachReturnsNullopt) {
   Lifetimes::reset();

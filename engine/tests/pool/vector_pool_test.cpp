@@ -36,7 +36,9 @@ TEST_P(VectorPoolModes, ReleaseDestroysOnceAndTheHandleGoesStale) {
   VectorPool<Tracked> pool(small_policy(GetParam()));
   const PoolHandle h = *pool.emplace(1);
   EXPECT_TRUE(pool.release(h));
-  EXPECT_EQ(Lifetimes::destroyed, 1);
+  // Packed moves a dying object out of the array before its destructor runs; the moved-from
+  // shell's destructor is counted too, so count the objects that ended: destroyed - moves.
+  EXPECT_EQ(Lifetimes::destroyed - Lifetimes::moves, 1);
   EXPECT_EQ(pool.get(h), nullptr);
   EXPECT_FALSE(pool.contains(h));
   EXPECT_EQ(pool.size(), 0u);
@@ -86,7 +88,7 @@ TEST_P(VectorPoolModes, IterationVisitsLiveObjectsInAddressOrder) {
   const Tracked* previous = nullptr;
   std::vector<int> seen;
   for (Tracked& t : pool) {
-    if (GetParam() == StorageMode::contiguous && previous != nullptr) {
+    if (GetParam() != StorageMode::stable && previous != nullptr) {  // one buffer: address order
       EXPECT_LT(previous, &t);
     }
     previous = &t;
@@ -96,10 +98,13 @@ TEST_P(VectorPoolModes, IterationVisitsLiveObjectsInAddressOrder) {
   for (int i = 0; i < 300; ++i) {
     if (i % 3 != 0) expected.push_back(i);
   }
+  // Packed: dense order (each release moved the last object into its hole), not slot order.
+  if (GetParam() == StorageMode::packed) std::sort(seen.begin(), seen.end());
   EXPECT_EQ(seen, expected);  // slot order == emplace order here, minus the released ones
 
   std::vector<int> by_for_each;
   pool.for_each([&](Tracked& t) { by_for_each.push_back(t.value()); });
+  if (GetParam() == StorageMode::packed) std::sort(by_for_each.begin(), by_for_each.end());
   EXPECT_EQ(by_for_each, expected);
 
   std::vector<std::uint32_t> indices = pool.active_indices();
@@ -124,6 +129,7 @@ TEST_P(VectorPoolModes, ForEachWithHandleGivesTheLiveHandle) {
 }
 
 TEST_P(VectorPoolModes, RangeForToleratesReleasingTheCurrentAndLaterObjects) {
+  if (GetParam() == StorageMode::packed) GTEST_SKIP() << "packed moves objects on release: see vector_pool_packed_test";
   VectorPool<Tracked> pool(small_policy(GetParam()));
   std::vector<PoolHandle> handles;
   for (int i = 0; i < 130; ++i) handles.push_back(*pool.emplace(i));
@@ -320,10 +326,10 @@ TEST_P(VectorPoolModes, ClearDestroysEverythingOnceAndStalesHandles) {
   std::vector<PoolHandle> handles;
   for (int i = 0; i < 100; ++i) handles.push_back(*pool.emplace(i));
   const std::size_t capacity = pool.capacity();
-  const long destroyed_before = Lifetimes::destroyed;  // growth moved (and destroyed) some
+  const long ended_before = Lifetimes::destroyed - Lifetimes::moves;  // growth moved (and destroyed) some
   pool.clear();
   EXPECT_EQ(Lifetimes::live(), 0);
-  EXPECT_EQ(Lifetimes::destroyed - destroyed_before, 100);
+  EXPECT_EQ(Lifetimes::destroyed - Lifetimes::moves - ended_before, 100);  // packed also moves in clear()
   EXPECT_EQ(pool.size(), 0u);
   EXPECT_EQ(pool.capacity(), capacity);
   for (const PoolHandle h : handles) EXPECT_FALSE(pool.contains(h));
@@ -386,8 +392,8 @@ TEST_P(VectorPoolModes, ZeroInitialCapacityGrowsOnFirstEmplace) {
   EXPECT_GE(pool.capacity(), 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothModes, VectorPoolModes,
-                         ::testing::Values(StorageMode::contiguous, StorageMode::stable), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, VectorPoolModes,
+                         ::testing::ValuesIn(kAllModes), mode_name);
 
 TEST(VectorPool, DefaultPolicyMatchesTheContract) {
   VectorPool<int> pool;

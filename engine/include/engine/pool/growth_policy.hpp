@@ -6,16 +6,27 @@
 
 namespace engine {
 
-// Where the objects sit. Both modes keep one index space (slot index = page * page_slots +
-// offset), so VectorPool::set_policy can switch between them while every handle stays valid.
+// Where the objects sit. All modes keep one index space (slot index = page * page_slots +
+// offset; one page for contiguous and packed), so VectorPool::set_policy can switch between
+// them while every handle stays valid.
 enum class StorageMode : std::uint8_t {
   contiguous,  // one buffer: fastest iteration; growth relocates live objects (pointers move)
   stable,      // fixed pages that never move: pointers stay valid until release; growth adds a page
+  packed,      // live objects dense at the front of one array, reached through a sparse index: a
+               // pass never meets a hole; any release moves the last object into the hole (pointers
+               // to it move), get() pays one more dependent load; growth as contiguous. Needs a T with
+               // a noexcept move constructor (else the constructor falls back to contiguous and
+               // set_policy() to packed returns false)
 };
+
+// "contiguous", "stable" or "packed": the names scenario files, flags and reports use.
+constexpr const char* storage_mode_name(StorageMode mode) noexcept {
+  return mode == StorageMode::stable ? "stable" : mode == StorageMode::packed ? "packed" : "contiguous";
+}
 
 struct GrowthPolicy {
   std::size_t initial_capacity = 64;      // slots the constructor reserves (stable: rounded up to pages)
-  std::size_t growth_step = 0;            // contiguous: 0 doubles when full, N adds N slots; stable: one page per growth
+  std::size_t growth_step = 0;            // contiguous and packed: 0 doubles when full, N adds N slots; stable: one page per growth
   std::size_t max_capacity = 1u << 28;    // emplace() past this returns std::nullopt (clamped to 2^32 - 2)
   StorageMode storage = StorageMode::contiguous;  // see StorageMode
   std::size_t page_slots = 0;             // stable mode: slots per page (rounded up to a power of two in

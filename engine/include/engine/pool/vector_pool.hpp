@@ -35,18 +35,29 @@
 //   game that stopped growing its pools can cull with them every frame without touching
 //   the heap.
 //
+// - Packed mode (StorageMode::packed) keeps this index space and its metadata in a page
+//   without object bytes; the objects live dense in a detail::PackedStore, and a release
+//   moves the last object into the hole, so a pass walks [0, size()) with no holes at all.
+//   get() reads the slot's position as well as its generation: one more dependent load
+//   than contiguous (which computes the address from the index). Only for T with a noexcept
+//   move constructor (a release is noexcept and moves an object).
+//
 // Pointers and references to objects: contiguous mode keeps them until the next growth,
 // reserve(), shrink_to_fit() or set_policy() (GrowthEvent::relocated tells you); stable mode
 // keeps them until the object is released or set_policy() changes the layout (storage mode,
 // page size, or a raised max_capacity that rebuilds a last page the old cap cut short:
 // that page's objects move, and the GrowthEvent says so). Handles and
 // PoolPtr survive all of these; PoolPtr does not survive moving the pool object itself.
+// Packed mode keeps them only until the next release of ANY object (that release may move
+// the last object into the hole), erase_if(), flush_releases(), clear(), growth, reserve(),
+// shrink_to_fit() or set_policy(): hold handles, not pointers, across those.
 //
 // Not thread-safe: one pool per thread, or external locking.
 #include <engine/pool/assert.hpp>
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
+#include <engine/pool/detail/packed_store.hpp>
 #include <engine/pool/detail/slot_page.hpp>
 #include <engine/pool/growth_policy.hpp>
 #include <engine/pool/pool_handle.hpp>
@@ -75,6 +86,9 @@ class VectorPool {
                 "VectorPool<T> needs a noexcept destructor: release() and clear() are noexcept");
 
   using Page = detail::SlotPage<T>;
+  using Store = detail::PackedStore<T>;
+  // Packed mode moves objects inside noexcept release(); other T get contiguous instead.
+  static constexpr bool packable = std::is_nothrow_move_constructible_v<T>;
   static constexpr std::size_t max_index_space = 0xFFFFFFFEu;  // indices are uint32 with room to spare
   static constexpr unsigned contiguous_shift = 32;              // index >> 32 == 0: one page
   // Emplaces and releases in a pool far bigger than the caches touch cold slots; asking for
@@ -129,6 +143,10 @@ class VectorPool {
   //   returns nullopt (the object being built or destroyed would move); clear(), erase_if(),
   //   shrink_to_fit(), reserve() that relocates and set_policy() are refused (debug assert).
   // - An erase_if() victim whose destructor releases another victim gets false (double release).
+  // - Packed: a dying object leaves the dense array (moved out, one more move of T) before its
+  //   destructor runs, so destructors may do all of the above; inside T's constructor,
+  //   release() and flush_releases() are refused (the hole would be filled by moving the last
+  //   object, which may be the one being built): queue with release_later() instead.
   // - Relocation (contiguous growth, reserve, shrink_to_fit, set_policy) runs the destructors of
   //   moved-from objects: those must not call into the pool (T's move should leave the source
   //   owning nothing, as a moved-from PoolPtr does).
@@ -155,6 +173,10 @@ class VectorPool {
   // for_each/erase_if refuse release() and relocating growth while they run. A range-for
   // tolerates release() of any object (it re-reads the bitmap), but not relocating growth.
   // Objects emplaced during a pass may or may not be visited.
+  // Packed mode walks the dense array in position order, and a release moves the last object
+  // into the hole, so a range-for tolerates release() of the current object (the one moved
+  // into its place is visited next) and of objects not yet visited; releasing an object it
+  // already passed moves the last, unvisited object behind it, and the pass misses that one.
   iterator begin() noexcept;                          // range-for yields T&
   iterator end() noexcept;
   const_iterator begin() const noexcept;
@@ -178,7 +200,8 @@ class VectorPool {
   // --- Policy and statistics -------------------------------------------------------------
   const GrowthPolicy& policy() const noexcept { return policy_; }  // normalised copy of what was asked
   bool set_policy(const GrowthPolicy& policy);        // switches growth AND storage mode; live objects migrate, handles stay valid;
-                                                      // false (unchanged) if max_capacity < capacity(), bad_alloc, or mid-pass
+                                                      // false (unchanged) if max_capacity < capacity(), bad_alloc, mid-pass, or
+                                                      // packed for a T whose move constructor may throw
   void set_growth_listener(GrowthListener listener);  // called once per growth; must not throw; empty function = none
   // Occupancy, read-only (memory maps, layout tools). Object-storage positions in address order,
   // 64 at a time: f(first_position, live_bits, valid_bits), bit i of live_bits set when position
@@ -207,6 +230,8 @@ class VectorPool {
   friend struct detail::PoolTestAccess;  // tests only: set a slot's generation near the wrap
   struct Layout {  // a storage arrangement being built before it replaces the current one
     std::vector<Page> pages;      // replace pages_[first_page...]; first_page > 0 only with the same page size
+    bool packed = false;          // packed: pages hold metadata only, the objects go in `store`
+    Store store;
     std::size_t first_page = 0;
     unsigned shift = contiguous_shift;
     std::uint32_t mask = 0xFFFFFFFFu;
@@ -321,7 +346,11 @@ class VectorPool {
   // Always inlined: out of line, GCC sees a void function with no side effects and deletes the call.
   ENGINE_POOL_HOT void prefetch_slot(std::uint32_t index) noexcept {  // object and generation, for writing
     const SlotRef at = locate(index);
-    ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
+    if (packed_) {
+      store_.prefetch_position(index);  // the object goes at the back (warm); its position entry is cold
+    } else {
+      ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
+    }
     ENGINE_POOL_PREFETCH_WRITE(at.generations + at.offset);
   }
   // What a release writes: the generation and the occupancy word, and the object only if its
@@ -331,7 +360,9 @@ class VectorPool {
       !std::is_trivially_destructible_v<T> || ENGINE_POOL_DEBUG != 0 || detail::asan_poisoning;
   ENGINE_POOL_HOT void prefetch_release(std::uint32_t index) noexcept {
     const SlotRef at = locate(index);
-    if constexpr (release_touches_object) ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
+    if constexpr (release_touches_object) {
+      if (!packed_) ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
+    }
     ENGINE_POOL_PREFETCH_WRITE(at.generations + at.offset);
     ENGINE_POOL_PREFETCH_WRITE(at.occupied + at.offset / detail::bits_per_word);
   }
@@ -346,6 +377,14 @@ class VectorPool {
 
   template <class... Args>
   PoolHandle construct_claimed(std::uint32_t index, const SlotRef& at, bool from_free_stack, Args&&... args);
+  template <class... Args>
+  PoolHandle construct_packed(std::uint32_t index, const SlotRef& at, bool from_free_stack, Args&&... args);
+  void destroy_packed(std::uint32_t index) noexcept;
+  std::size_t relocate_packed(Layout& target) noexcept;
+  bool refuse_release_while_building() noexcept;
+  StorageMode growth_mode() const noexcept {  // the one-buffer layout a growth or shrink rebuilds
+    return policy_.storage == StorageMode::packed ? StorageMode::packed : StorageMode::contiguous;
+  }
   template <class... Args>
   void construct_in_new_page(std::uint32_t index, void* where, std::vector<Page>* old_table, Args&&... args);
   ENGINE_POOL_COLD void unclaim(std::uint32_t index, void* where, bool from_free_stack) noexcept;
@@ -399,6 +438,9 @@ class VectorPool {
   };
 
   std::vector<Page> pages_;
+  Store store_;                         // packed mode's objects (empty in the other modes)
+  bool packed_ = false;                 // the current layout is packed (policy_ may already name the next one)
+  std::uint32_t building_ = 0;          // packed: constructors in flight (their objects sit in store_, unfinished)
   FlatView flat_;
   unsigned shift_ = contiguous_shift;   // index >> shift_ = page
   std::uint32_t mask_ = 0xFFFFFFFFu;    // index & mask_ = offset in page
@@ -444,6 +486,7 @@ class VectorPool<T>::basic_iterator {
   }
   PoolHandle handle() const noexcept {  // the handle of the object this iterator is on
     const std::size_t offset = slot_in_page();
+    if (packed_) return PoolHandle{index_, pool_->generation(index_)};
     const auto index = static_cast<std::uint32_t>((page_ << pool_->shift_) + offset);
     return PoolHandle{index, pool_->pages_[page_].generations()[offset]};
   }
@@ -453,6 +496,12 @@ class VectorPool<T>::basic_iterator {
       bits_ = 0;  // release builds: end the loop rather than read freed memory
       page_ = pool_->pages_.size();
       word_ = 0;
+      return *this;
+    }
+    if (packed_) {  // the current object released: another moved into its place, visit that one next
+      auto position = static_cast<std::uint32_t>(slot_in_page());
+      if (position < pool_->store_.size() && pool_->store_.index_at(position) == index_) ++position;
+      seek_position(position);
       return *this;
     }
     // Re-read the word so objects released by the loop body are skipped, not visited.
@@ -478,6 +527,12 @@ class VectorPool<T>::basic_iterator {
  private:
   friend class VectorPool;
   explicit basic_iterator(Pool& pool) noexcept : pool_(&pool), epoch_(pool.storage_epoch_) {
+    if (pool.packed_) {
+      packed_ = true;
+      slots_ = pool.store_.slots();
+      seek_position(0);
+      return;
+    }
     if (pool.pages_.empty()) return;
     load_page(0);
     bits_ = occupied_[0];
@@ -493,6 +548,20 @@ class VectorPool<T>::basic_iterator {
     occupied_ = p.occupied();
     words_ = p.words();
     word_ = 0;
+  }
+  // Packed: position p is encoded as word p / 64 with the single bit p % 64, so operator->,
+  // slot_in_page() and operator== need no branch; past the dense end it is end().
+  void seek_position(std::uint32_t position) noexcept {
+    if (position >= pool_->store_.size()) {
+      bits_ = 0;
+      page_ = pool_->pages_.size();
+      word_ = 0;
+      return;
+    }
+    page_ = 0;
+    word_ = position / detail::bits_per_word;
+    bits_ = std::uint64_t{1} << (position % detail::bits_per_word);
+    index_ = pool_->store_.index_at(position);
   }
   void settle() noexcept {  // moves forward to the next set bit, or to end (bits_ == 0)
     while (bits_ == 0) {
@@ -516,6 +585,8 @@ class VectorPool<T>::basic_iterator {
   std::size_t words_ = 0;
   std::uint64_t bits_ = 0;  // not-yet-visited live bits of word_; lowest = current object
   std::uint64_t epoch_ = 0;
+  std::uint32_t index_ = 0;  // packed: slot index of the current object (a change means it was released)
+  bool packed_ = false;
 };
 
 // ===== Lifetime ==========================================================================
@@ -524,6 +595,9 @@ template <class T>
 GrowthPolicy VectorPool<T>::normalized(GrowthPolicy policy) noexcept {
   policy.max_capacity = std::min(policy.max_capacity, max_index_space);
   policy.initial_capacity = std::min(policy.initial_capacity, policy.max_capacity);
+  if constexpr (!packable) {  // a release would move objects whose move may throw: see StorageMode::packed
+    if (policy.storage == StorageMode::packed) policy.storage = StorageMode::contiguous;
+  }
   policy.page_slots = page_slots_for(policy.page_slots, sizeof(typename Page::Slot));
   return policy;
 }
@@ -541,6 +615,8 @@ VectorPool<T>::~VectorPool() {
 template <class T>
 VectorPool<T>::VectorPool(VectorPool&& other) noexcept
     : pages_(std::move(other.pages_)),
+      store_(std::move(other.store_)),
+      packed_(other.packed_),
       flat_(other.flat_),
       shift_(other.shift_),
       mask_(other.mask_),
@@ -565,6 +641,8 @@ VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
   if (this == &other) return *this;
   destroy_live_objects();
   pages_ = std::move(other.pages_);
+  store_ = std::move(other.store_);
+  packed_ = other.packed_;
   flat_ = other.flat_;
   shift_ = other.shift_;
   mask_ = other.mask_;
@@ -591,6 +669,8 @@ VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
 template <class T>
 void VectorPool<T>::reset_to_empty() noexcept {
   pages_.clear();
+  store_ = Store{};
+  packed_ = policy_.storage == StorageMode::packed;
   flat_ = FlatView{};
   shift_ = policy_.storage == StorageMode::stable
                ? detail::log2_exact(policy_.page_slots)
@@ -619,6 +699,28 @@ void VectorPool<T>::reset_to_empty() noexcept {
 // not pushed on the free stack: clear() resets it, the pool's destructor drops it.
 template <class T>
 void VectorPool<T>::destroy_live_objects() noexcept {
+  if (packed_) {  // from the back: each object leaves the array before its destructor runs
+    if constexpr (std::is_trivially_destructible_v<T>) {
+      for (std::uint32_t p = 0; p < store_.size(); ++p) {
+        const SlotRef at = locate(store_.index_at(p));
+        at.generations[at.offset] += 1u;
+        at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
+        ++counters_.releases;
+      }
+      store_.drop_all();
+    } else {
+      CallbackScope scope(*this);
+      while (store_.size() != 0) {  // re-read: destructors may release or emplace
+        const std::uint32_t index = store_.index_at(store_.size() - 1);
+        const SlotRef at = locate(index);
+        at.generations[at.offset] += 1u;  // dead first
+        at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
+        ++counters_.releases;
+        destroy_packed(index);
+      }
+    }
+    return;
+  }
   if constexpr (std::is_trivially_destructible_v<T>) {  // no destructor: nothing can call back
     for (Page& page : pages_) {
       for (std::size_t w = 0; w < page.words(); ++w) {
@@ -696,12 +798,41 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_claimed(std::uint32_t index,
   return commit_emplace(index, at);
 }
 
+// Packed: the object is built at the back of the dense array, whose position is claimed
+// first (a constructor that emplaces gets the next one). While a constructor runs, release()
+// is refused (see refuse_release_while_building): filling a hole moves the last object,
+// which may be the one under construction.
+template <class T>
+template <class... Args>
+ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_packed(std::uint32_t index, const SlotRef& at, bool from_free_stack,
+                                                           Args&&... args) {
+  void* const where = store_.claim_back(index);
+  {
+    CallbackScope scope(*this);
+    ++building_;
+    if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
+      ::new (where) T(std::forward<Args>(args)...);
+    } else {
+      try {
+        ::new (where) T(std::forward<Args>(args)...);
+      } catch (...) {
+        --building_;
+        store_.unclaim(store_.position_of(index));  // objects its nested emplaces built stay
+        unclaim(index, nullptr, from_free_stack);
+        throw;
+      }
+    }
+    --building_;
+  }
+  return commit_emplace(index, at);
+}
+
 // A constructor threw: the claimed slot is free again. Unless the constructor itself changed
 // the pool, that is exactly the state before the emplace (the slot back on top of the stack,
 // or used_ back down); otherwise the slot joins the free stack with its free generation.
 template <class T>
 void VectorPool<T>::unclaim(std::uint32_t index, void* where, bool from_free_stack) noexcept {
-  detail::mark_slot_released(where, sizeof(T));
+  if (where != nullptr) detail::mark_slot_released(where, sizeof(T));  // packed: the store already did
   if (!from_free_stack && used_ == index + 1) {
     used_ = index;
     return;
@@ -743,7 +874,11 @@ ENGINE_POOL_ENTRY std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... arg
     }
     const SlotRef at = locate(index);
     if (!from_free_stack) at.generations[at.offset] = fresh_generation_;  // free (even) while T is built
-    handle = construct_claimed(index, at, from_free_stack, std::forward<Args>(args)...);
+    if (packed_) {
+      handle = construct_packed(index, at, from_free_stack, std::forward<Args>(args)...);
+    } else {
+      handle = construct_claimed(index, at, from_free_stack, std::forward<Args>(args)...);
+    }
   } else {
     handle = emplace_with_growth(std::forward<Args>(args)...);
   }
@@ -847,29 +982,35 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   }
   Layout layout;
   try {
-    layout = make_layout(StorageMode::contiguous, 0, next_contiguous_capacity());
+    layout = make_layout(growth_mode(), 0, next_contiguous_capacity());
   } catch (const std::bad_alloc&) {
     ++counters_.failed_emplaces;
     return PoolHandle{};
   }
   // Built in the new buffer before anything moves. Its constructor may call back: relocating
   // growth is refused meanwhile (callbacks_), anything else it changes is in the old layout
-  // and moves across with the rest below.
+  // and moves across with the rest below. Packed: the old array is full (every slot live), so
+  // the new object goes at position capacity_, behind the ones that move in below.
   Page& target = layout.pages.front();
-  void* const where = target.raw(index);
+  void* const where = layout.packed ? layout.store.raw(store_.size()) : target.raw(index);
   detail::unpoison_bytes(where, sizeof(T));
   {
     CallbackScope scope(*this);
+    // Packed: `where` is the position after the old objects; a release would shrink them by one.
+    const std::uint32_t building = layout.packed ? 1u : 0u;
+    building_ += building;
     if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
       ::new (where) T(std::forward<Args>(args)...);
     } else {
       try {
         ::new (where) T(std::forward<Args>(args)...);
       } catch (...) {
+        building_ -= building;
         detail::poison_bytes(where, sizeof(T));  // the new buffer goes; the pool never changed
         throw;
       }
     }
+    building_ -= building;
   }
   std::size_t moved = 0;
   if constexpr (std::is_nothrow_move_constructible_v<T> || !std::is_move_constructible_v<T>) {
@@ -882,6 +1023,7 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
       throw;
     }
   }
+  if (layout.packed) layout.store.adopt_back(index);
   copy_meta_into(layout, used_, free_count_, pending_count_, queue_ready_);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
@@ -909,8 +1051,38 @@ ENGINE_POOL_HOT void VectorPool<T>::release_slot(std::uint32_t index) noexcept {
   at.generations[at.offset] += 1u;  // odd (live) -> even (free): every handle to it is stale now
   at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
   ++counters_.releases;
-  destroy_dead(at.slots[at.offset].bytes);  // `at` survives: nothing relocates under a destructor
+  if (packed_) {
+    destroy_packed(index);
+  } else {
+    destroy_dead(at.slots[at.offset].bytes);  // `at` survives: nothing relocates under a destructor
+  }
   stack_entry(free_count_++) = index;
+}
+
+// Packed: the dead object leaves the dense array (the last one fills its place) before its
+// destructor runs, on a copy moved out to the stack: so the destructor may release, emplace
+// or look anything up, and no object in the array is ever half-destroyed. That costs one
+// more move of T per release, only when T has a destructor.
+template <class T>
+ENGINE_POOL_HOT void VectorPool<T>::destroy_packed(std::uint32_t index) noexcept {
+  if constexpr (std::is_trivially_destructible_v<T>) {
+    store_.drop(index);
+  } else {
+    typename Store::Slot taken;
+    T* const object = store_.take_out(index, taken);
+    CallbackScope scope(*this);
+    object->~T();
+  }
+}
+
+// Inside a packed pool's T constructor a release would fill its hole with the last object,
+// which may be the one being built: refused (release_later() is fine; flush afterwards).
+template <class T>
+bool VectorPool<T>::refuse_release_while_building() noexcept {
+  if (building_ == 0) return false;
+  ENGINE_POOL_ASSERT(false, "release() or flush_releases() inside T's constructor in a packed pool; use release_later()");
+  ++counters_.refused_during_iteration;
+  return true;
 }
 
 // Runs the destructor of an object already marked dead, then poisons its slot.
@@ -943,6 +1115,28 @@ bool VectorPool<T>::refuse_immovable(const char* what) noexcept {
 // locals: written through uint32_t pointers, members would be reloaded after every store.
 template <class T>
 void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noexcept {
+  if (packed_) {  // each release moves one object: no run to stream through, so prefetch in two steps
+    const bool prefetch = capacity_ >= prefetch_threshold;
+    for (std::uint32_t k = 0; k < count; ++k) {
+      if (prefetch) {
+        if (k + 2 * prefetch_distance < count) {
+          const std::uint32_t ahead = stack_entry(from + k + 2 * prefetch_distance);
+          store_.prefetch_position(ahead);
+          prefetch_release(ahead);
+        }
+        if (k + prefetch_distance < count) store_.prefetch_hole(stack_entry(from + k + prefetch_distance));
+        store_.prefetch_tail(prefetch_distance);
+      }
+      const std::uint32_t index = stack_entry(from + k);
+      const SlotRef at = locate(index);
+      at.generations[at.offset] += 1u;
+      at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
+      store_.drop(index);
+      stack_entry(free_count_++) = index;
+    }
+    counters_.releases += count;
+    return;
+  }
   const FlatView flat = flat_;
   const bool prefetch = capacity_ >= prefetch_threshold;
   std::uint32_t free_count = free_count_;
@@ -982,6 +1176,7 @@ ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
   if (refuse_mid_pass("release() inside for_each/erase_if; use release_later() + flush_releases() or erase_if()", true)) {
     return false;
   }
+  if (refuse_release_while_building()) return false;
   if (!is_live(handle)) {
     ++counters_.failed_releases;
     ENGINE_POOL_ASSERT(handle.is_null(), "release() of a stale, foreign or already released handle");
@@ -1084,6 +1279,7 @@ void VectorPool<T>::index_release_queue() noexcept {
 template <class T>
 std::size_t VectorPool<T>::flush_releases() noexcept {
   if (refuse_mid_pass("flush_releases() inside for_each/erase_if; flush after the pass", true)) return 0;
+  if (refuse_release_while_building()) return 0;
   CallbackScope scope(*this);
   std::size_t released = 0;
   const bool prefetch = capacity_ >= prefetch_threshold;
@@ -1170,8 +1366,12 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
     }
     for (std::uint32_t k = 0; k < doomed; ++k) {
       const std::uint32_t index = stack_entry(from + k);
-      const SlotRef at = locate(index);
-      destroy_dead(at.slots[at.offset].bytes);
+      if (packed_) {  // the last object (maybe another victim, dead already) fills the hole
+        destroy_packed(index);
+      } else {
+        const SlotRef at = locate(index);
+        destroy_dead(at.slots[at.offset].bytes);
+      }
       ++counters_.releases;
       stack_entry(free_count_++) = index;  // only now can an emplace take the slot
     }
@@ -1203,6 +1403,7 @@ const T* VectorPool<T>::get(PoolHandle handle) const noexcept {
     ++stale_gets_;
     return nullptr;
   }
+  if (packed_) return store_.object_of(handle.index);  // the slot's position, then the object: one load more
   return object_at(locate(handle.index));
 }
 
@@ -1227,8 +1428,10 @@ PoolHandle VectorPool<T>::handle_at(std::size_t index) const noexcept {
 template <class T>
 const T* VectorPool<T>::get_at(std::size_t index) const noexcept {
   if (index >= used_) return nullptr;
-  const SlotRef at = locate(static_cast<std::uint32_t>(index));
-  return detail::is_live_generation(at.generations[at.offset]) ? object_at(at) : nullptr;
+  const auto i = static_cast<std::uint32_t>(index);
+  if (!detail::is_live_generation(generation(i))) return nullptr;
+  if (packed_) return store_.object_of(i);
+  return object_at(locate(i));
 }
 
 template <class T>
@@ -1312,6 +1515,22 @@ template <typename VectorPool<T>::Visit How, class Self, class F>
 void VectorPool<T>::visit_live(Self& self, F& f) {
   using Ref = std::conditional_t<std::is_const_v<Self>, const T&, T&>;
   IterationScope scope(self);
+  if (self.packed_) {  // dense: no bits to test, no holes to skip; a handle costs a generation lookup
+    auto* const slots = self.store_.slots();
+    const std::uint32_t* const dense = self.store_.dense_indices();
+    const std::uint32_t count = self.store_.size();  // objects f emplaces land behind it (no growth mid-pass)
+    for (std::uint32_t position = 0; position < count; ++position) {
+      Ref object = *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(slots[position].bytes));
+      if constexpr (How == Visit::handle_and_object) {
+        f(PoolHandle{dense[position], self.generation(dense[position])}, object);
+      } else if constexpr (How == Visit::index_and_object) {
+        f(dense[position], object);
+      } else {
+        f(object);
+      }
+    }
+    return;
+  }
   for (std::size_t p = 0; p < self.pages_.size(); ++p) {
     auto& page = self.pages_[p];
     auto* const slots = page.slots();
@@ -1395,12 +1614,17 @@ template <class T>
 typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std::size_t page_slots,
                                                           std::size_t slots) const {
   Layout layout;
-  if (mode == StorageMode::contiguous) {
+  if (mode != StorageMode::stable) {  // one page; packed: metadata only, plus the dense store
     layout.capacity = static_cast<std::uint32_t>(slots);
+    layout.packed = mode == StorageMode::packed;
     if (slots != 0) {
       layout.pages.reserve(1);
-      layout.pages.emplace_back(slots);
+      layout.pages.emplace_back(slots, !layout.packed);
       layout.bytes = layout.pages.back().bytes();
+      if (layout.packed) {
+        layout.store = Store(slots);
+        layout.bytes += layout.store.bytes();
+      }
     }
     return layout;
   }
@@ -1447,6 +1671,7 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
     ENGINE_POOL_ASSERT(empty(), "relocating objects of a T that can be neither moved nor copied");
     return 0;
   } else {
+  if (packed_ || target.packed) return relocate_packed(target);
   auto destination = [&target](std::uint32_t index) -> Page& {
     return target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) -
                         target.first_page];
@@ -1497,6 +1722,51 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
   }
 }
 
+// Relocation into or out of a packed layout (or between two). Packed objects move to their
+// slot's place in pages; page objects join the dense array in address order. Only reached
+// for a T with a noexcept move constructor (normalized() and set_policy() see to that).
+template <class T>
+std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
+  if constexpr (!packable) {
+    static_cast<void>(target);
+    ENGINE_POOL_ASSERT(false, "packed layout for a T whose move constructor may throw");
+    return 0;
+  } else {
+    const std::size_t moved = packed_ ? store_.size() : size();
+    if (packed_ && target.packed) {
+      store_.move_into(target.store, std::min(used_, target.capacity));
+      for (std::uint32_t p = 0; p < target.store.size(); ++p) target.pages.front().set_occupied(target.store.index_at(p));
+    } else if (packed_) {
+      for (std::uint32_t p = 0; p < store_.size(); ++p) {
+        const std::uint32_t index = store_.index_at(p);
+        Page& to = target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) -
+                                target.first_page];
+        const std::size_t offset = index & target.mask;
+        detail::unpoison_bytes(to.raw(offset), sizeof(T));
+        ::new (to.raw(offset)) T(std::move(*store_.object(p)));
+        store_.object(p)->~T();
+        to.set_occupied(offset);
+      }
+      store_.drop_all();
+    } else {
+      for (std::size_t p = 0; p < pages_.size(); ++p) {
+        Page& page = pages_[p];
+        const auto base = static_cast<std::uint32_t>(p << shift_);
+        for (std::size_t w = 0; w < page.words(); ++w) {
+          for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+            const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
+            const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
+            ::new (target.store.claim_back(index)) T(std::move(*page.object(offset)));
+            page.object(offset)->~T();
+            target.pages.front().set_occupied(index);
+          }
+        }
+      }
+    }
+    return moved;
+  }
+}
+
 // Generations of slots [0, slots) (the ones handed out), the bottom `stack_entries` of the
 // free stack, the first `queue_entries` of the release_later() queue and the queue
 // positions of slots [0, queue_positions) carry over; stack and queue entries name global
@@ -1531,6 +1801,8 @@ template <class T>
 void VectorPool<T>::adopt(Layout&& layout) noexcept {
   if (layout.first_page == 0) {
     pages_ = std::move(layout.pages);
+    store_ = std::move(layout.store);
+    packed_ = layout.packed;
   } else {  // as many pages come in as go out, so pages_ never reallocates here
     pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(layout.first_page), pages_.end());
     for (Page& page : layout.pages) pages_.push_back(std::move(page));
@@ -1594,7 +1866,7 @@ bool VectorPool<T>::reserve(std::size_t slots) {
   if (refuse_immovable("reserve() would move objects of a T that can be neither moved nor copied")) return false;
   Layout layout;
   try {
-    layout = make_layout(StorageMode::contiguous, 0, slots);
+    layout = make_layout(growth_mode(), 0, slots);
   } catch (const std::bad_alloc&) {
     return false;
   }
@@ -1657,7 +1929,7 @@ void VectorPool<T>::shrink_to_fit() {
     }
     if (high == capacity_) return;
     if (refuse_immovable("shrink_to_fit() would move objects of a T that can be neither moved nor copied")) return;
-    Layout layout = make_layout(StorageMode::contiguous, 0, high);  // smaller: bad_alloc propagates, pool unchanged
+    Layout layout = make_layout(growth_mode(), 0, high);  // smaller: bad_alloc propagates, pool unchanged
     index_release_queue();  // now at most size() <= high entries, all in slots that stay
     relocate_into(layout);
     queue_ready_ = std::min(queue_ready_, high);
@@ -1673,10 +1945,11 @@ void VectorPool<T>::shrink_to_fit() {
 template <class T>
 bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
   if (refuse_mid_pass("set_policy() inside for_each/erase_if or T's constructor/destructor")) return false;
+  if (!packable && requested.storage == StorageMode::packed) return false;  // see StorageMode::packed
   const GrowthPolicy next = normalized(requested);
   if (next.max_capacity < capacity_) return false;
   const bool same_layout = next.storage == policy_.storage &&
-                           (next.storage == StorageMode::contiguous || next.page_slots == policy_.page_slots);
+                           (next.storage != StorageMode::stable || next.page_slots == policy_.page_slots);
   const auto started = Clock::now();
   const std::size_t old_capacity = capacity_;
   const GrowthPolicy previous = policy_;
@@ -1743,6 +2016,7 @@ PoolStats VectorPool<T>::stats() const noexcept {
   s.peak_live = counters_.peak_used;
   s.bytes_held = pages_.capacity() * sizeof(Page);  // the pages hold the free stack and release queue too
   for (const Page& page : pages_) s.bytes_held += page.bytes();
+  s.bytes_held += store_.bytes();  // packed: the dense objects and both index arrays
   s.emplaces = counters_.emplaces;
   s.releases = counters_.releases;
   s.failed_emplaces = counters_.failed_emplaces;
@@ -1784,6 +2058,23 @@ bool VectorPool<T>::validate() const {
     slots += page.slot_count();
   }
   if (live != live_count || counters_.peak_used < used_) return false;
+  // Packed: the dense array holds exactly the live objects, each slot knows its position, and
+  // the pages hold no object bytes; other layouts have no store at all.
+  if (packed_ != (policy_.storage == StorageMode::packed)) return false;
+  if (packed_) {
+    if (store_.capacity() != capacity_ || (!pages_.empty() && pages_.front().holds_objects() && capacity_ != 0)) {
+      return false;
+    }
+    if (callbacks_ == 0) {
+      if (store_.size() != live_count) return false;
+      for (std::uint32_t p = 0; p < store_.size(); ++p) {
+        const std::uint32_t index = store_.index_at(p);
+        if (index >= used_ || !detail::is_live_generation(generation(index)) || store_.position_of(index) != p) return false;
+      }
+    }
+  } else if (store_.capacity() != 0) {
+    return false;
+  }
   // Every slot the pages hold is usable up to the cap: below it, a stable pool's capacity
   // is whole pages, so growth starts its new page exactly at index capacity_.
   if (capacity_ != (stable ? std::min(slots, policy_.max_capacity) : slots)) return false;

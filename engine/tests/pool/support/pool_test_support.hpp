@@ -44,11 +44,19 @@ inline GrowthPolicy policy(StorageMode mode, std::size_t initial = 8, std::size_
   return p;
 }
 
-// Names the instances of a suite parameterised on StorageMode ("…/Contiguous", "…/Stable")
+// Names the instances of a suite parameterised on StorageMode ("…/Contiguous", "…/Stable", "…/Packed")
 // for INSTANTIATE_TEST_SUITE_P, so a failure says which mode broke.
 inline std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
-  return info.param == StorageMode::contiguous ? "Contiguous" : "Stable";
+  switch (info.param) {
+    case StorageMode::contiguous: return "Contiguous";
+    case StorageMode::stable: return "Stable";
+    case StorageMode::packed: return "Packed";
+  }
+  return "Unknown";
 }
+
+// Every storage mode, for INSTANTIATE_TEST_SUITE_P(..., ::testing::ValuesIn(kAllModes), mode_name).
+inline constexpr StorageMode kAllModes[] = {StorageMode::contiguous, StorageMode::stable, StorageMode::packed};
 
 // A strict order on handles, so a std::map can be the reference model of a pool's live set.
 struct HandleLess {

@@ -4,7 +4,9 @@
 // has many pages that never move. Keeping generations, occupancy bits and a share of the
 // free stack and of the release_later() queue inside the page (not in pool-wide arrays) is
 // what makes stable growth O(page), not O(capacity), and what lets the two-phase release
-// paths run without ever allocating: their storage arrives with the slots.
+// paths run without ever allocating: their storage arrives with the slots. Packed mode keeps
+// its objects in a PackedStore (detail/packed_store.hpp) and uses a page without object
+// bytes as its index space: the same metadata, so handles and queues keep one code path.
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
@@ -69,8 +71,9 @@ class SlotPage {
   // generation is set when the pool first hands the slot out, so a new page costs an
   // allocation, not a pass over its memory (that pass, with its page faults, was half of
   // a stable growth's time).
-  explicit SlotPage(std::size_t slot_count)
-      : slots_(slot_count),
+  // holds_objects false: metadata only (packed mode's index space); raw()/object() unusable.
+  explicit SlotPage(std::size_t slot_count, bool holds_objects = true)
+      : slots_(holds_objects ? slot_count : 0),
         generations_(slot_count),
         free_stack_(slot_count),
         pending_(slot_count),
@@ -117,7 +120,8 @@ class SlotPage {
   std::uint64_t* occupied() noexcept { return occupied_.data(); }
   const std::uint64_t* occupied() const noexcept { return occupied_.data(); }
   std::size_t words() const noexcept { return occupied_.size(); }
-  std::size_t slot_count() const noexcept { return slots_.size(); }
+  std::size_t slot_count() const noexcept { return generations_.size(); }
+  bool holds_objects() const noexcept { return slots_.size() == generations_.size(); }
   bool is_empty() const noexcept {
     for (const std::uint64_t word : occupied_) {
       if (word != 0) return false;
