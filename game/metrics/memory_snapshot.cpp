@@ -1,5 +1,7 @@
 #include "memory_snapshot.hpp"
 
+#include <numeric>
+
 namespace game {
 
 template <class T>
@@ -20,8 +22,14 @@ void MemorySnapshot::take(PoolId id, const ObjectStore<T>& store) {
       const engine::ActiveIndexList& list = store.active_list();
       walk_.assign(list.indices().begin(), list.indices().end());
       walk_.insert(walk_.end(), list.queued().begin(), list.queued().end());
+    } else if (store.pool().policy().storage == engine::StorageMode::packed) {
+      walk_.resize(store.pool().size());  // the pool's own walk goes down the dense array
+      std::iota(walk_.begin(), walk_.end(), std::uint32_t{0});
     } else {
       store.pool().active_indices(walk_);
+    }
+    if (store.pool().policy().storage == engine::StorageMode::packed && store.walk() != WalkMode::bitmap) {
+      for (std::uint32_t& entry : walk_) entry = static_cast<std::uint32_t>(store.pool().storage_position(entry));
     }
     m.map.build_walk_view(walk_.data(), walk_.size());
   } else {

@@ -104,13 +104,12 @@ TEST_P(MemoryMapScreenshot, ParticlesAfterChurn) {
   EXPECT_NE(hole_colour(), full_colour());
 }
 
-// packed (StorageMode::packed) joins this list with holes = false when it lands.
 INSTANTIATE_TEST_SUITE_P(Storage, MemoryMapScreenshot,
                          ::testing::Values(Expectation{engine::StorageMode::contiguous, true},
-                                           Expectation{engine::StorageMode::stable, true}),
+                                           Expectation{engine::StorageMode::stable, true},
+                                           Expectation{engine::StorageMode::packed, false}),
                          [](const ::testing::TestParamInfo<Expectation>& param_info) {
-                           return param_info.param.storage == engine::StorageMode::stable ? std::string("stable")
-                                                                                    : std::string("contiguous");
+                           return std::string(engine::storage_mode_name(param_info.param.storage));
                          });
 
 }  // namespace

@@ -207,9 +207,20 @@ class VectorPool {
   // 64 at a time: f(first_position, live_bits, valid_bits), bit i of live_bits set when position
   // first_position + i holds a live object, only the low valid_bits (1..64) of the word existing.
   // Contiguous and stable: positions are slot indices, page by page (a short last page ends in a
-  // short word). Never allocates; O(capacity / 64), so a view of a million slots costs 16k calls.
+  // short word). Packed: positions are the dense array's, so the live objects are one block
+  // [0, size()) and the rest of its capacity follows. Never allocates; O(capacity / 64), so a
+  // view of a million slots costs 16k calls.
   template <class F>
   void for_each_occupancy_word(F&& f) const {
+    if (packed_) {
+      const std::size_t live = store_.size(), positions = store_.capacity();
+      for (std::size_t first = 0; first < positions; first += detail::bits_per_word) {
+        const auto valid = static_cast<unsigned>(std::min<std::size_t>(detail::bits_per_word, positions - first));
+        const std::size_t full = live > first ? std::min<std::size_t>(live - first, detail::bits_per_word) : 0;
+        f(first, full == detail::bits_per_word ? ~std::uint64_t{0} : (std::uint64_t{1} << full) - 1, valid);
+      }
+      return;
+    }
     for (std::size_t p = 0; p < pages_.size(); ++p) {
       const Page& page = pages_[p];
       const std::size_t base = static_cast<std::size_t>(static_cast<std::uint64_t>(p) << shift_);
@@ -219,6 +230,10 @@ class VectorPool {
         f(base + first, page.occupied()[first / detail::bits_per_word], valid);
       }
     }
+  }
+  // Where slot `index`'s object sits among the positions above (the index itself, except packed).
+  std::size_t storage_position(std::size_t index) const noexcept {
+    return packed_ ? store_.position_of(static_cast<std::uint32_t>(index)) : index;
   }
   std::size_t occupancy_page_slots() const noexcept {  // positions per page (stable); 0: one buffer, no page edges
     return policy_.storage == StorageMode::stable ? policy_.page_slots : 0;
