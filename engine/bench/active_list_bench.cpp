@@ -13,8 +13,8 @@
 //                           the list sorted costs (queue sort, merge, squeeze) is in slot_order's
 //                           step over swap_pop's, beside what the walk order saves.
 // The benchmarks run interleaved (random order, 5 repetitions); at the end the suite prints
-// each candidate's median CPU time (the machine is shared: wall time counts the neighbours) as a ratio to the bitmap walk at the same size, so the figures
-// come side by side from one run.
+// each candidate's median CPU time (the machine is shared: wall time counts the neighbours) as a ratio to the bitmap
+// walk at the same size, so the figures come side by side from one run.
 #include "support/particle.hpp"
 #include "support/random_sequence.hpp"
 
@@ -37,7 +37,7 @@ using engine::ActiveIndexList;
 using engine::ListDiscipline;
 using Pool = engine::VectorPool<bench::Particle>;
 
-constexpr float kLongLife = 1e9f;     // walks never kill: every candidate visits all N
+constexpr float kLongLife = 1e9f;  // walks never kill: every candidate visits all N
 constexpr int kChurnRounds = 40;
 constexpr std::uint32_t kChurnPercent = 30;
 constexpr std::uint32_t kStepDeathsPerMille = 30;  // ~3% a step: particles living half a second at 60 Hz

@@ -16,7 +16,8 @@ namespace {
 
 constexpr float kLife = 1.0f;  // churn never updates, so any life will do
 
-template <class C> void BM_Churn(benchmark::State& state) {
+template <class C>
+void BM_Churn(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto& spawns = bench::spawn_table();
   const auto& draws = bench::victim_draws();
@@ -41,8 +42,8 @@ const bool registered = [] {
   const auto body = [](auto tag) { return &BM_Churn<typename decltype(tag)::type>; };
   const auto configure = [](benchmark::internal::Benchmark* b, std::int64_t n) { b->Arg(n); };
   using namespace bench;
-  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, PoolPackedContender, ColonyContender,
-                       NewDeleteContender, MimallocContender, PmrPoolContender, BoostPoolContender,
+  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, PoolPackedContender,
+                       ColonyContender, NewDeleteContender, MimallocContender, PmrPoolContender, BoostPoolContender,
                        BoostObjectPoolContender>("BM_Churn", {1'000, 100'000}, body, configure);
   return true;
 }();

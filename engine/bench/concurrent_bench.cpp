@@ -25,8 +25,7 @@ namespace {
 // A 64-byte work item: one cache line, as a job or a particle would be.
 class Job {
  public:
-  Job(std::uint32_t id, float seed) noexcept
-      : pos_{seed, seed + 1, seed + 2, 0}, vel_{1, 2, 3, 0}, id_(id) {}
+  Job(std::uint32_t id, float seed) noexcept : pos_{seed, seed + 1, seed + 2, 0}, vel_{1, 2, 3, 0}, id_(id) {}
   void run() noexcept {  // the "touch": read and write the whole object
     for (int i = 0; i < 4; ++i) {
       vel_[i] += acc_[i];
@@ -52,8 +51,7 @@ static_assert(sizeof(Job) == 64, "the workload is pinned to one cache line per o
 template <class Ref>
 struct Burst {
   explicit Burst(const benchmark::State& state)
-      : refs(static_cast<std::size_t>(state.range(0))),
-        base(static_cast<std::uint32_t>(state.thread_index()) << 24) {}
+      : refs(static_cast<std::size_t>(state.range(0))), base(static_cast<std::uint32_t>(state.thread_index()) << 24) {}
   std::vector<Ref> refs;
   std::uint32_t base;
   std::uint64_t expected = 0;

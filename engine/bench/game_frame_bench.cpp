@@ -31,7 +31,8 @@ std::vector<std::uint8_t> shuffled_remaining_lives(std::size_t n) {
   return lives;
 }
 
-template <class C> void BM_GameFrame(benchmark::State& state) {
+template <class C>
+void BM_GameFrame(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto& spawns = bench::spawn_table();
   C particles;
@@ -70,9 +71,9 @@ const bool registered = [] {
   };
   using namespace bench;
   register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, PoolPackedContender,
-                       PoolContiguousLaterContender, ColonyContender, NewDeleteContender,
-                       MimallocContender, PmrPoolContender, BoostPoolContender>(
-      "BM_GameFrame", {10'000, 100'000, 1'000'000}, body, configure);
+                       PoolContiguousLaterContender, ColonyContender, NewDeleteContender, MimallocContender,
+                       PmrPoolContender, BoostPoolContender>("BM_GameFrame", {10'000, 100'000, 1'000'000}, body,
+                                                             configure);
   // boost::object_pool's sorted free list makes each destroy O(free chunks): ~2% of N die per
   // frame into a list ~2% of N long, so a frame is O(N^2 / 2500). Shown where that still finishes.
   register_interleaved<BoostObjectPoolContender>("BM_GameFrame", {10'000, 100'000}, body, configure);

@@ -30,7 +30,8 @@ std::int64_t preemptions() {
 constexpr std::uint32_t kStart = 1'000;
 constexpr double kSlowMicroseconds = 100.0;  // the stable-mode budget for one emplace
 
-template <class C> void BM_GrowthWorstEmplace(benchmark::State& state) {
+template <class C>
+void BM_GrowthWorstEmplace(benchmark::State& state) {
   using Clock = std::chrono::steady_clock;
   const auto target = static_cast<std::uint32_t>(state.range(0));
   const auto& spawns = bench::spawn_table();
@@ -64,8 +65,8 @@ template <class C> void BM_GrowthWorstEmplace(benchmark::State& state) {
     state.ResumeTiming();
   }
   const auto runs = static_cast<double>(state.iterations());
-  state.counters["worst_us"] = worst_us;  // max over every timed emplace of every iteration
-  state.counters["worst_growth_us"] = worst_growth_us;  // max over the emplaces that grew capacity()
+  state.counters["worst_us"] = worst_us;                           // max over every timed emplace of every iteration
+  state.counters["worst_growth_us"] = worst_growth_us;             // max over the emplaces that grew capacity()
   state.counters["preemptions"] = static_cast<double>(preempted);  // > 0: worst_us may be the scheduler
   state.counters["total_ms"] = timed_us / 1000.0 / runs;
   state.counters["slow_emplaces"] = static_cast<double>(slow) / runs;  // over kSlowMicroseconds

@@ -16,7 +16,8 @@
 
 namespace {
 
-template <class C> void BM_GetByHandle(benchmark::State& state) {
+template <class C>
+void BM_GetByHandle(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto& spawns = bench::spawn_table();
   const auto& draws = bench::victim_draws();
@@ -50,8 +51,9 @@ const bool registered = [] {
     b->Arg(n)->Unit(benchmark::kMicrosecond);
   };
   using namespace bench;
-  register_interleaved<PoolContiguousContender, PoolStableContender, PoolPackedContender>(
-      "BM_GetByHandle", {10'000, 1'000'000}, body, configure);
+  register_interleaved<PoolContiguousContender, PoolStableContender, PoolPackedContender>("BM_GetByHandle",
+                                                                                          {10'000, 1'000'000}, body,
+                                                                                          configure);
   return true;
 }();
 

@@ -15,7 +15,8 @@
 
 namespace {
 
-template <class C> void BM_IterateHalfReleased(benchmark::State& state) {
+template <class C>
+void BM_IterateHalfReleased(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto& spawns = bench::spawn_table();
   const auto& draws = bench::victim_draws();
@@ -51,8 +52,8 @@ const bool registered = [] {
   };
   using namespace bench;
   // boost::object_pool is left out: releasing half of N into its sorted free list is O(N^2).
-  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, PoolPackedContender, ColonyContender,
-                       NewDeleteContender, MimallocContender, PmrPoolContender, BoostPoolContender>(
+  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, PoolPackedContender,
+                       ColonyContender, NewDeleteContender, MimallocContender, PmrPoolContender, BoostPoolContender>(
       "BM_IterateHalfReleased", {100'000, 1'000'000}, body, configure);
   return true;
 }();

@@ -38,8 +38,8 @@ struct Node;
 using NodePool = engine::VectorPool<Node>;
 struct NodeWorld {
   NodePool* pool = nullptr;
-  long live = 0;          // Node instances alive
-  long bad = 0;           // rule broken: live in own destructor, destroyed twice, ...
+  long live = 0;           // Node instances alive
+  long bad = 0;            // rule broken: live in own destructor, destroyed twice, ...
   int respawn_budget = 0;  // destructors that may still emplace a replacement
 };
 NodeWorld world;
@@ -99,8 +99,8 @@ constexpr bool check_no_allocation = true;
   std::fprintf(stderr, "vector_pool_fuzz: %s (operation %d)\n", what, op_index);
   std::abort();
 }
-#define FUZZ_CHECK(cond, what) \
-  do {                         \
+#define FUZZ_CHECK(cond, what)         \
+  do {                                 \
     if (!(cond)) fail(what, op_index); \
   } while (0)
 
@@ -218,11 +218,31 @@ void check_consistent(const Pool& pool, Model& model, int op_index, bool objects
 }
 
 enum Op : std::uint8_t {
-  op_emplace_a, op_emplace_b, op_emplace_c, op_release, op_release_dead, op_forged, op_clear,
-  op_reserve, op_shrink, op_set_policy, op_release_later, op_erase_if, op_throwing_emplace,
-  op_release_in_for_each, op_range_for, op_for_each_order, op_fill, op_set_cap,
-  op_release_later_twice, op_erase_if_emplacing, op_later_inside_for_each, op_shrink_policy_fill,
-  op_move_pool, op_reentrant, op_count
+  op_emplace_a,
+  op_emplace_b,
+  op_emplace_c,
+  op_release,
+  op_release_dead,
+  op_forged,
+  op_clear,
+  op_reserve,
+  op_shrink,
+  op_set_policy,
+  op_release_later,
+  op_erase_if,
+  op_throwing_emplace,
+  op_release_in_for_each,
+  op_range_for,
+  op_for_each_order,
+  op_fill,
+  op_set_cap,
+  op_release_later_twice,
+  op_erase_if_emplacing,
+  op_later_inside_for_each,
+  op_shrink_policy_fill,
+  op_move_pool,
+  op_reentrant,
+  op_count
 };
 
 // A few operations on a pool of Nodes; every call may re-enter the pool.
@@ -246,11 +266,11 @@ void run_reentrant(Reader& in, const engine::GrowthPolicy& policy, int op_index)
               FUZZ_CHECK(n != nullptr, "a fresh node is not live");
               n->self = *h;
               n->respawn = (code & 0x40) != 0;
-              if (!handles.empty() && (code & 0x20) != 0 && n->child.is_null()) n->child = handles[in.byte() % handles.size()];
+              if (!handles.empty() && (code & 0x20) != 0 && n->child.is_null())
+                n->child = handles[in.byte() % handles.size()];
               handles.push_back(*h);
             }
-          } catch (const std::runtime_error&) {
-          }
+          } catch (const std::runtime_error&) {}
           break;
         }
         case 2:
@@ -326,8 +346,8 @@ void run(Reader& in) {
       next.max_capacity = std::max<std::size_t>(next.max_capacity, pool.capacity());
       if (trace) {
         std::fprintf(stderr, "  set_policy storage %d page %zu step %zu max %zu initial %zu\n",
-                     static_cast<int>(next.storage), next.page_slots, next.growth_step,
-                     next.max_capacity, next.initial_capacity);
+                     static_cast<int>(next.storage), next.page_slots, next.growth_step, next.max_capacity,
+                     next.initial_capacity);
       }
       if (!std::is_nothrow_move_constructible_v<Value> && next.storage == engine::StorageMode::packed) {
         FUZZ_CHECK(!pool.set_policy(next), "set_policy took packed for a T whose move may throw");
@@ -344,9 +364,9 @@ void run(Reader& in) {
       events = Events{};
       bool may_move = false;  // this operation is allowed to move objects even without an event
       if (trace) {
-        std::fprintf(stderr, "op %d: code %d (live %zu, capacity %zu, storage %d, page %zu, max %zu)\n", op_index,
-                     op, before.live, before.capacity, static_cast<int>(storage_before),
-                     pool.policy().page_slots, pool.policy().max_capacity);
+        std::fprintf(stderr, "op %d: code %d (live %zu, capacity %zu, storage %d, page %zu, max %zu)\n", op_index, op,
+                     before.live, before.capacity, static_cast<int>(storage_before), pool.policy().page_slots,
+                     pool.policy().max_capacity);
       }
       switch (op) {
         case op_emplace_a:
@@ -419,7 +439,8 @@ void run(Reader& in) {
           }
           FUZZ_CHECK(pool.stats().live == before.live, "release_later released before the flush");
           FUZZ_CHECK(pool.flush_releases() == marked, "flush_releases released a different count");
-          FUZZ_CHECK(!check_no_allocation || pool.stats().bytes_held == before.bytes_held, "release_later/flush allocated");
+          FUZZ_CHECK(!check_no_allocation || pool.stats().bytes_held == before.bytes_held,
+                     "release_later/flush allocated");
           break;
         }
         case op_erase_if: {  // erase_if by value, with or without handles
@@ -488,11 +509,11 @@ void run(Reader& in) {
         }
         case op_fill: {  // many emplaces at once: drives the pool through growth and up to its cap
           const int count = 1 + in.byte();
-          for (int i = 0; i < count && emplace_one(); ++i) {
-          }
+          for (int i = 0; i < count && emplace_one(); ++i) {}
           break;
         }
-        case op_set_cap: {  // same storage and page size, new cap: exactly the capacity, above it, or (refused) below it
+        case op_set_cap: {  // same storage and page size, new cap: exactly the capacity, above it, or (refused) below
+                            // it
           const std::uint8_t how = in.byte();
           engine::GrowthPolicy next = pool.policy();
           if (how % 4 == 0 && pool.capacity() > 0) {
@@ -515,7 +536,7 @@ void run(Reader& in) {
             const auto h = model.pick_live(in.u16());
             pool.release_later(h);
             if (pattern & 0x10) pool.release_later(h);  // twice: the flush releases it once
-            if (pattern & 0x20) {  // released behind the queue's back: the flush must skip it
+            if (pattern & 0x20) {                       // released behind the queue's back: the flush must skip it
               FUZZ_CHECK(pool.release(h), "release of a queued live handle failed");
               model.kill(h);
               // The slot handed out again (LIFO: most likely the same one): the stale queued
@@ -562,9 +583,9 @@ void run(Reader& in) {
             FUZZ_CHECK(model.live.count(h) == 1, "erase_if passed a handle that is not live");
             if (calls++ < adds) {
               // Contiguous growth would relocate mid-pass: the pool refuses it (nullopt).
-              const bool can_grow = pool.size() < pool.capacity() ||
-                                    (pool.policy().storage == engine::StorageMode::stable &&
-                                     pool.size() < pool.policy().max_capacity);
+              const bool can_grow =
+                  pool.size() < pool.capacity() ||
+                  (pool.policy().storage == engine::StorageMode::stable && pool.size() < pool.policy().max_capacity);
               const int value = next_value++;
               const auto added_handle = pool.emplace(value);
               FUZZ_CHECK(added_handle.has_value() == can_grow, "emplace inside erase_if judged wrongly");
@@ -606,8 +627,7 @@ void run(Reader& in) {
           }
           switch_policy(next);
           const int count = in.byte();
-          for (int i = 0; i < count && emplace_one(); ++i) {
-          }
+          for (int i = 0; i < count && emplace_one(); ++i) {}
           may_move = true;
           break;
         }
@@ -635,9 +655,11 @@ void run(Reader& in) {
       if (events.count != 0) {
         FUZZ_CHECK(events.last_new_capacity == pool.capacity(), "the last growth event announced another capacity");
       }
-      if (storage_before == engine::StorageMode::stable) FUZZ_CHECK(!events.relocated || may_move, "stable growth moved objects");
+      if (storage_before == engine::StorageMode::stable)
+        FUZZ_CHECK(!events.relocated || may_move, "stable growth moved objects");
       // Packed: any release, erase_if, flush or clear may move the last object into a hole.
-      const bool packed = storage_before == engine::StorageMode::packed || pool.policy().storage == engine::StorageMode::packed;
+      const bool packed =
+          storage_before == engine::StorageMode::packed || pool.policy().storage == engine::StorageMode::packed;
       check_consistent(pool, model, op_index, may_move || events.relocated || packed);
     }
   }

@@ -33,9 +33,12 @@ FixedStepConfig clock_config(const AppConfig& c) {
 
 const char* mode_name(RunMode mode) {
   switch (mode) {
-    case RunMode::windowed: return "windowed";
-    case RunMode::offscreen: return "offscreen";
-    case RunMode::headless: return "headless";
+    case RunMode::windowed:
+      return "windowed";
+    case RunMode::offscreen:
+      return "offscreen";
+    case RunMode::headless:
+      return "headless";
   }
   return "?";
 }

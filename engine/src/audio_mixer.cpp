@@ -50,8 +50,11 @@ void Mixer::start_queued_voices() noexcept {
     const float gain = std::clamp(start.gain, 0.0f, 2.0f);
     const float pan = std::clamp(start.pan, -1.0f, 1.0f);
     // Equal-power-ish pan: the centre is not quieter than the sides by much.
-    const Voice voice{start.sound->samples.data(), start.sound->samples.size(), 0.0,
-                      std::clamp(start.rate, 0.125f, 8.0f), gain * std::sqrt(0.5f * (1.0f - pan)),
+    const Voice voice{start.sound->samples.data(),
+                      start.sound->samples.size(),
+                      0.0,
+                      std::clamp(start.rate, 0.125f, 8.0f),
+                      gain * std::sqrt(0.5f * (1.0f - pan)),
                       gain * std::sqrt(0.5f * (1.0f + pan))};
     if (!voices_.emplace(voice)) refused_.fetch_add(1, std::memory_order_relaxed);  // every voice busy
   }
@@ -71,7 +74,8 @@ void Mixer::mix_hum(float* out, std::size_t frames) noexcept {
     hum_gain_now_ += glide * (target_gain - hum_gain_now_);
     hum_phase_ += static_cast<double>(hum_hz_now_) / sample_rate_;
     hum_phase_ -= std::floor(hum_phase_);
-    hum_beat_phase_ += static_cast<double>(hum_hz_now_) * 1.006 / sample_rate_;  // a slightly detuned twin beats: a hum, not a test tone
+    hum_beat_phase_ += static_cast<double>(hum_hz_now_) * 1.006 / sample_rate_;  // a slightly detuned twin beats: a
+                                                                                 // hum, not a test tone
     hum_beat_phase_ -= std::floor(hum_beat_phase_);
     const double fundamental = std::sin(kTwoPi * hum_phase_) + std::sin(kTwoPi * hum_beat_phase_);
     const double overtone = 0.35 * std::sin(2.0 * kTwoPi * hum_phase_);

@@ -22,11 +22,16 @@ struct Noise {
 
 float oscillator(Wave wave, double phase) {  // phase in cycles, 0..1
   switch (wave) {
-    case Wave::sine: return static_cast<float>(std::sin(kTwoPi * phase));
-    case Wave::square: return phase < 0.5 ? 1.0f : -1.0f;
-    case Wave::saw: return static_cast<float>(2.0 * phase - 1.0);
-    case Wave::triangle: return static_cast<float>(phase < 0.5 ? 4.0 * phase - 1.0 : 3.0 - 4.0 * phase);
-    case Wave::noise: break;
+    case Wave::sine:
+      return static_cast<float>(std::sin(kTwoPi * phase));
+    case Wave::square:
+      return phase < 0.5 ? 1.0f : -1.0f;
+    case Wave::saw:
+      return static_cast<float>(2.0 * phase - 1.0);
+    case Wave::triangle:
+      return static_cast<float>(phase < 0.5 ? 4.0 * phase - 1.0 : 3.0 - 4.0 * phase);
+    case Wave::noise:
+      break;
   }
   return 0.0f;
 }
@@ -68,7 +73,8 @@ SoundBuffer synthesize(const SynthLayer* layers, std::size_t count, float second
   sound.sample_rate = sample_rate;
   if (layers == nullptr || count == 0 || !(seconds > 0) || sample_rate <= 0 || seconds > 60) return sound;
   sound.samples.assign(static_cast<std::size_t>(seconds * static_cast<float>(sample_rate)), 0.0f);
-  for (std::size_t i = 0; i < count; ++i) add_layer(layers[i], static_cast<std::uint32_t>(i + 1), sound.samples, sample_rate);
+  for (std::size_t i = 0; i < count; ++i)
+    add_layer(layers[i], static_cast<std::uint32_t>(i + 1), sound.samples, sample_rate);
   // The last 5 ms fade to zero, so a sound never ends on a click.
   const std::size_t fade = std::min(sound.samples.size(), static_cast<std::size_t>(sample_rate / 200));
   for (std::size_t i = 0; i < fade; ++i) {

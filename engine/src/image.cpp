@@ -36,7 +36,8 @@ Status read_file(const std::string& path, std::vector<std::uint8_t>& out) {
 
 std::uint32_t Image::pixel(int x, int y) const noexcept {
   if (x < 0 || y < 0 || x >= width || y >= height) return 0;
-  const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)) * 4;
+  const std::size_t i =
+      (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)) * 4;
   if (i + 3 >= rgba.size()) return 0;
   return std::uint32_t{rgba[i]} | (std::uint32_t{rgba[i + 1]} << 8) | (std::uint32_t{rgba[i + 2]} << 16) |
          (std::uint32_t{rgba[i + 3]} << 24);
@@ -71,7 +72,8 @@ Status load_png(const std::string& path, Image& out) {
 }
 
 Status write_png(const std::string& path, const Image& image) {
-  if (image.empty() || image.rgba.size() < static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 4) {
+  if (image.empty() ||
+      image.rgba.size() < static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 4) {
     return Status::error("cannot write '" + path + "': the image is empty");
   }
   if (stbi_write_png(path.c_str(), image.width, image.height, 4, image.rgba.data(), image.width * 4) == 0) {

@@ -54,8 +54,8 @@ const InputMapper::Gamepad* InputMapper::find_gamepad(std::int32_t instance_id) 
 }
 
 int InputMapper::gamepad_count() const noexcept {
-  return static_cast<int>(std::count_if(gamepads_.begin(), gamepads_.end(),
-                                        [](const Gamepad& p) { return p.instance_id >= 0; }));
+  return static_cast<int>(
+      std::count_if(gamepads_.begin(), gamepads_.end(), [](const Gamepad& p) { return p.instance_id >= 0; }));
 }
 
 bool InputMapper::handle_event(const SDL_Event& event, InputCapture capture) {
@@ -127,15 +127,24 @@ bool InputMapper::handle_key(const SDL_KeyboardEvent& key, InputCapture capture)
   if (key.repeat != 0) return true;
   if (sc >= SDL_SCANCODE_A && sc <= SDL_SCANCODE_Z) letter_edges_ |= 1u << (sc - SDL_SCANCODE_A);
   switch (sc) {
-    case SDL_SCANCODE_SPACE: fire_edge_ = true; break;
+    case SDL_SCANCODE_SPACE:
+      fire_edge_ = true;
+      break;
     case SDL_SCANCODE_P:
-    case SDL_SCANCODE_ESCAPE: pause_edge_ = true; break;
-    case SDL_SCANCODE_N: step_edge_ = true; break;
-    case SDL_SCANCODE_R: restart_edge_ = true; break;
+    case SDL_SCANCODE_ESCAPE:
+      pause_edge_ = true;
+      break;
+    case SDL_SCANCODE_N:
+      step_edge_ = true;
+      break;
+    case SDL_SCANCODE_R:
+      restart_edge_ = true;
+      break;
     case SDL_SCANCODE_Q:
       if ((key.keysym.mod & KMOD_CTRL) != 0) quit_edge_ = true;
       break;
-    default: break;
+    default:
+      break;
   }
   return true;
 }
@@ -145,7 +154,7 @@ bool InputMapper::handle_gamepad_added(std::int32_t device_index) {
   SDL_GameController* controller = SDL_GameControllerOpen(device_index);
   if (controller == nullptr) return false;
   const SDL_JoystickID id = SDL_JoystickInstanceID(SDL_GameControllerGetJoystick(controller));
-  if (find_gamepad(id) != nullptr) {  // SDL reports devices present at start-up more than once
+  if (find_gamepad(id) != nullptr) {      // SDL reports devices present at start-up more than once
     SDL_GameControllerClose(controller);  // drops the extra reference SDL just gave us
     return false;
   }
@@ -181,11 +190,20 @@ bool InputMapper::handle_gamepad_button(const SDL_ControllerButtonEvent& button)
   pad->buttons |= mask;
   switch (button.button) {
     case SDL_CONTROLLER_BUTTON_A:
-    case SDL_CONTROLLER_BUTTON_RIGHTSHOULDER: fire_edge_ = true; break;
-    case SDL_CONTROLLER_BUTTON_START: pause_edge_ = true; break;
-    case SDL_CONTROLLER_BUTTON_LEFTSHOULDER: step_edge_ = true; break;
-    case SDL_CONTROLLER_BUTTON_BACK: restart_edge_ = true; break;
-    default: break;
+    case SDL_CONTROLLER_BUTTON_RIGHTSHOULDER:
+      fire_edge_ = true;
+      break;
+    case SDL_CONTROLLER_BUTTON_START:
+      pause_edge_ = true;
+      break;
+    case SDL_CONTROLLER_BUTTON_LEFTSHOULDER:
+      step_edge_ = true;
+      break;
+    case SDL_CONTROLLER_BUTTON_BACK:
+      restart_edge_ = true;
+      break;
+    default:
+      break;
   }
   return true;
 }
@@ -202,8 +220,8 @@ bool InputMapper::handle_gamepad_axis(const SDL_ControllerAxisEvent& axis) {
   }
   if (axis.axis == SDL_CONTROLLER_AXIS_RIGHTX || axis.axis == SDL_CONTROLLER_AXIS_RIGHTY) {
     // Stick y is down-positive; world y is up.
-    const glm::vec2 stick = apply_deadzone(
-        {pad->axes[SDL_CONTROLLER_AXIS_RIGHTX], -pad->axes[SDL_CONTROLLER_AXIS_RIGHTY]}, stick_deadzone);
+    const glm::vec2 stick =
+        apply_deadzone({pad->axes[SDL_CONTROLLER_AXIS_RIGHTX], -pad->axes[SDL_CONTROLLER_AXIS_RIGHTY]}, stick_deadzone);
     const float len = std::sqrt(stick.x * stick.x + stick.y * stick.y);
     if (len > 0.0f) {  // a released stick keeps the last direction: the player keeps aiming
       stick_aim_ = stick / len;
@@ -226,8 +244,7 @@ InputState InputMapper::state(const Camera2D& camera) const {
 
   for (const Gamepad& pad : gamepads_) {
     if (pad.instance_id < 0) continue;
-    move += apply_deadzone({pad.axes[SDL_CONTROLLER_AXIS_LEFTX], -pad.axes[SDL_CONTROLLER_AXIS_LEFTY]},
-                           stick_deadzone);
+    move += apply_deadzone({pad.axes[SDL_CONTROLLER_AXIS_LEFTX], -pad.axes[SDL_CONTROLLER_AXIS_LEFTY]}, stick_deadzone);
     auto held = [&pad](int b) { return (pad.buttons & bit(b)) != 0; };
     if (held(SDL_CONTROLLER_BUTTON_DPAD_RIGHT)) move.x += 1.0f;
     if (held(SDL_CONTROLLER_BUTTON_DPAD_LEFT)) move.x -= 1.0f;

@@ -63,8 +63,9 @@ void SpriteRenderer::upload_layer(SplatLayer& layer) const noexcept {
   glBindTexture(GL_TEXTURE_2D, layer.texture);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, img.width);
-  const std::uint32_t* first =
-      img.pixels.data() + static_cast<std::size_t>(img.y0) * static_cast<std::size_t>(img.width) + static_cast<std::size_t>(img.x0);
+  const std::uint32_t* first = img.pixels.data() +
+                               static_cast<std::size_t>(img.y0) * static_cast<std::size_t>(img.width) +
+                               static_cast<std::size_t>(img.x0);
   glTexSubImage2D(GL_TEXTURE_2D, 0, img.x0, img.y0, img.x1 - img.x0, img.y1 - img.y0, GL_RGBA, GL_UNSIGNED_BYTE, first);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
 }

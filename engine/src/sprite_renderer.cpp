@@ -87,8 +87,10 @@ void SpriteRenderer::shutdown() noexcept {
 
 const char* render_path_name(RenderPath path) noexcept {
   switch (path) {
-    case RenderPath::instanced: return "instanced";
-    case RenderPath::fast: return "fast";
+    case RenderPath::instanced:
+      return "instanced";
+    case RenderPath::fast:
+      return "fast";
   }
   return "?";
 }
@@ -126,7 +128,8 @@ RenderCounters SpriteRenderer::submit(const Camera2D& camera, int framebuffer_wi
   return last_;
 }
 
-void SpriteRenderer::begin_draw_state(const Camera2D& camera, int framebuffer_width, int framebuffer_height) const noexcept {
+void SpriteRenderer::begin_draw_state(const Camera2D& camera, int framebuffer_width,
+                                      int framebuffer_height) const noexcept {
   glViewport(0, 0, framebuffer_width, framebuffer_height);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);

@@ -14,10 +14,10 @@ namespace engine::detail {
 namespace {
 
 constexpr float kTwoPi = 6.28318530717958648f;
-constexpr int kMaxHalfPixels = 255;                 // size key: 8 bits of half pixels
-constexpr std::size_t kMaxArenaPixels = 8u << 20;   // 32 MiB of stamps, then start again
+constexpr int kMaxHalfPixels = 255;                // size key: 8 bits of half pixels
+constexpr std::size_t kMaxArenaPixels = 8u << 20;  // 32 MiB of stamps, then start again
 constexpr std::uint64_t kOccupied = std::uint64_t{1} << 40;
-constexpr std::size_t kThreadedEntries = 8192;      // below this, one thread stamps the job
+constexpr std::size_t kThreadedEntries = 8192;  // below this, one thread stamps the job
 
 constexpr std::uint32_t div255(std::uint32_t x) noexcept {  // round(x / 255) for x <= 65025
   x += 128;
@@ -108,7 +108,8 @@ void sample_bilinear(const Image& img, float u, float v, float out[4]) noexcept 
   const auto texel = [&](int tx, int ty, int c) {
     tx = std::clamp(tx, 0, img.width - 1);
     ty = std::clamp(ty, 0, img.height - 1);
-    const std::size_t i = (static_cast<std::size_t>(ty) * static_cast<std::size_t>(img.width) + static_cast<std::size_t>(tx)) * 4;
+    const std::size_t i =
+        (static_cast<std::size_t>(ty) * static_cast<std::size_t>(img.width) + static_cast<std::size_t>(tx)) * 4;
     return static_cast<float>(img.rgba[i + static_cast<std::size_t>(c)]) * (1.0f / 255.0f);
   };
   for (int c = 0; c < 4; ++c) {
@@ -118,7 +119,9 @@ void sample_bilinear(const Image& img, float u, float v, float out[4]) noexcept 
   }
 }
 
-std::uint32_t to_byte(float v) noexcept { return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); }
+std::uint32_t to_byte(float v) noexcept {
+  return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f));
+}
 
 std::uint64_t hash_key(std::uint64_t key) noexcept { return key * 0x9E3779B97F4A7C15ull; }
 
@@ -135,7 +138,9 @@ void SplatImage::clear() noexcept {
   if (!empty()) {
     const auto span = static_cast<std::size_t>(x1 - x0) * sizeof(std::uint32_t);
     for (int y = y0; y < y1; ++y) {
-      std::memset(pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x0), 0, span);
+      std::memset(pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
+                      static_cast<std::size_t>(x0),
+                  0, span);
     }
   }
   x0 = y0 = x1 = y1 = 0;
@@ -188,15 +193,15 @@ SpriteSplatter::Stamp SpriteSplatter::build(int qw, int qh, int qrot, int phx, i
     for (int i = 0; i < bw; ++i) {
       const float dx = static_cast<float>(bx0 + i) + 0.5f - centre_x;
       const float dy = static_cast<float>(by0 + j) + 0.5f - centre_y;
-      const float lx = (c * dx + s * dy) / w;   // rotate back by -angle, into [-0.5, 0.5)
+      const float lx = (c * dx + s * dy) / w;  // rotate back by -angle, into [-0.5, 0.5)
       const float ly = (-s * dx + c * dy) / h;
       if (lx < -0.5f || lx >= 0.5f || ly < -0.5f || ly >= 0.5f) continue;
       const float tu = lx + 0.5f, tv = 0.5f - ly;  // image top is the sprite's +y
       float texel[4];
       sample_bilinear(*atlas_, lo_u + (hi_u - lo_u) * tu, lo_v + (hi_v - lo_v) * tv, texel);
       const float a = texel[3] * coverage;
-      const std::uint32_t px = to_byte(texel[0] * a) | (to_byte(texel[1] * a) << 8) | (to_byte(texel[2] * a) << 16) |
-                               (to_byte(a) << 24);
+      const std::uint32_t px =
+          to_byte(texel[0] * a) | (to_byte(texel[1] * a) << 8) | (to_byte(texel[2] * a) << 16) | (to_byte(a) << 24);
       if (px == 0) continue;
       scratch_[static_cast<std::size_t>(j) * static_cast<std::size_t>(bw) + static_cast<std::size_t>(i)] = px;
       tx0 = std::min(tx0, i);
@@ -269,7 +274,7 @@ void SpriteSplatter::add(SplatJob& job, const PixelSprite& sprite, int width, in
   int qrot = static_cast<int>(std::lround(sprite.rotation * (splat_rotation_steps / kTwoPi))) % splat_rotation_steps;
   if (qrot < 0) qrot += splat_rotation_steps;
   const long x2 = std::lround(sprite.cx * 2.0f), y2 = std::lround(sprite.cy * 2.0f);  // half pixels
-  const long base_x = x2 >= 0 ? x2 / 2 : -((-x2 + 1) / 2);                           // floor(x2 / 2)
+  const long base_x = x2 >= 0 ? x2 / 2 : -((-x2 + 1) / 2);                            // floor(x2 / 2)
   const long base_y = y2 >= 0 ? y2 / 2 : -((-y2 + 1) / 2);
   const int phx = static_cast<int>(x2 - 2 * base_x), phy = static_cast<int>(y2 - 2 * base_y);
   // Cheap reject before touching the cache: the stamp lies within its rotated extent.
@@ -338,7 +343,8 @@ void SpriteSplatter::run(SplatJob& job, SplatImage& target) const {
     bx1 = std::max(bx1, std::min(e.left + st.w, target.width));
     by1 = std::max(by1, std::min(e.bottom + st.h, target.height));
   }
-  for (int b = 0; b < bands; ++b) job.band_first[static_cast<std::size_t>(b) + 1] += job.band_first[static_cast<std::size_t>(b)];
+  for (int b = 0; b < bands; ++b)
+    job.band_first[static_cast<std::size_t>(b) + 1] += job.band_first[static_cast<std::size_t>(b)];
   job.binned.resize(job.band_first.back());
   job.band_next.assign(job.band_first.begin(), job.band_first.end() - 1);
   for (std::uint32_t i = 0; i < job.entries.size(); ++i) {

@@ -21,14 +21,15 @@ Image make_builtin_atlas_image(int cell_px) {
       const float dx = static_cast<float>(x) + 0.5f - radius;
       const float dy = static_cast<float>(y) + 0.5f - radius;
       const float d = std::sqrt(dx * dx + dy * dy);
-      const float disc = std::clamp(radius - d, 0.0f, 1.0f);                 // 1-texel soft edge
+      const float disc = std::clamp(radius - d, 0.0f, 1.0f);  // 1-texel soft edge
       const float glow = std::pow(std::clamp(1.0f - d / radius, 0.0f, 1.0f), 2.0f);
       const float ring_width = std::max(1.5f, radius * 0.15f);
       const float ring = std::clamp(ring_width * 0.5f - std::fabs(d - (radius - ring_width)), 0.0f, 1.0f);
       const float alpha[builtin_cell_count] = {1.0f, disc, glow, ring};
       for (int cell = 0; cell < builtin_cell_count; ++cell) {
         const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(img.width) +
-                               static_cast<std::size_t>(cell * c + x)) * 4;
+                               static_cast<std::size_t>(cell * c + x)) *
+                              4;
         img.rgba[i + 0] = img.rgba[i + 1] = img.rgba[i + 2] = 255;
         img.rgba[i + 3] = static_cast<std::uint8_t>(std::lround(alpha[cell] * 255.0f));
       }
@@ -86,8 +87,7 @@ Status TextureAtlas::create(const Image& image, int cell_px, std::string_view na
   glBindTexture(GL_TEXTURE_2D, texture);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   // Row 0 of the image (its top) becomes texture row 0: v = 0 is the top of a cell.
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image.width, image.height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-               image.rgba.data());
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image.width, image.height, 0, GL_RGBA, GL_UNSIGNED_BYTE, image.rgba.data());
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);

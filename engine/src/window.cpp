@@ -28,7 +28,8 @@ void pin_gl_driver_modules() {
   dl_iterate_phdr(
       [](dl_phdr_info* info, std::size_t, void*) -> int {
         const char* name = info->dlpi_name;
-        if (name != nullptr && (std::strstr(name, "_dri.so") != nullptr || std::strstr(name, "libgallium") != nullptr)) {
+        if (name != nullptr &&
+            (std::strstr(name, "_dri.so") != nullptr || std::strstr(name, "libgallium") != nullptr)) {
           dlopen(name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);  // the handle is kept on purpose
         }
         return 0;
@@ -82,8 +83,8 @@ std::string describe_video_problem(VideoProblem problem, const VideoEnvironment&
       return std::string("no display found; ") + what_to_do + " (DISPLAY and WAYLAND_DISPLAY are unset)";
     case VideoProblem::driver_without_gl: {
       const char* driver = env.driver_in_use != nullptr ? env.driver_in_use : env.requested_driver;
-      return std::string("SDL video driver '") + (driver != nullptr ? driver : "?") + "' cannot create OpenGL windows; " +
-             what_to_do;
+      return std::string("SDL video driver '") + (driver != nullptr ? driver : "?") +
+             "' cannot create OpenGL windows; " + what_to_do;
     }
   }
   return "unknown video problem";
@@ -95,7 +96,8 @@ Status Window::open(const WindowConfig& config) {
   close();
   VideoEnvironment env = current_video_environment(config.offscreen);
   env.driver_in_use = nullptr;  // decide from the environment first: SDL may print noise while probing
-  if (VideoProblem p = diagnose_video(env); p != VideoProblem::none) return Status::error(describe_video_problem(p, env));
+  if (VideoProblem p = diagnose_video(env); p != VideoProblem::none)
+    return Status::error(describe_video_problem(p, env));
 
   if (config.offscreen) SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "offscreen", SDL_HINT_OVERRIDE);
   if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
@@ -126,9 +128,9 @@ Status Window::open(const WindowConfig& config) {
   const int centered = static_cast<int>(SDL_WINDOWPOS_CENTERED_MASK);
   window_ = SDL_CreateWindow(config.title.c_str(), centered, centered, config.width, config.height, flags);
   if (window_ == nullptr) {
-    Status s = Status::error("cannot open a " + std::to_string(config.width) + "x" + std::to_string(config.height) +
-                             " OpenGL window with SDL video driver '" + driver_ + "' (" + SDL_GetError() + "); " +
-                             what_to_do);
+    Status s =
+        Status::error("cannot open a " + std::to_string(config.width) + "x" + std::to_string(config.height) +
+                      " OpenGL window with SDL video driver '" + driver_ + "' (" + SDL_GetError() + "); " + what_to_do);
     close();
     return s;
   }

@@ -11,7 +11,7 @@ namespace game {
 
 struct BestScoreRead {
   std::int64_t best = 0;
-  std::string error;   // empty: read fine, or no file yet
+  std::string error;  // empty: read fine, or no file yet
 };
 
 // The file's text for `best`, and back. parse_best_score fails (false, `why` set) on anything
@@ -25,8 +25,8 @@ bool write_best_score(const std::string& path, std::int64_t best, std::string& e
 
 class BestScoreFile {
  public:
-  BestScoreFile() = default;                      // no file: nothing read, nothing saved
-  explicit BestScoreFile(std::string path);       // reads it now (one stderr line on trouble)
+  BestScoreFile() = default;                 // no file: nothing read, nothing saved
+  explicit BestScoreFile(std::string path);  // reads it now (one stderr line on trouble)
   std::int64_t loaded() const noexcept { return loaded_; }
   const std::string& path() const noexcept { return path_; }
   // Saves `best`; trouble is reported once per run, then saving stays quiet.

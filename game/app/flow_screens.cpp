@@ -75,10 +75,17 @@ void GameApp::hud() {
   for (auto& entry : buttons_) entry = {};  // a screen not drawn this frame has no buttons
   draw_score_line();
   switch (flow_.state()) {
-    case FlowState::title: draw_title(); break;
-    case FlowState::paused: draw_pause_menu(); break;
-    case FlowState::game_over: draw_game_over(); break;
-    case FlowState::playing: break;
+    case FlowState::title:
+      draw_title();
+      break;
+    case FlowState::paused:
+      draw_pause_menu();
+      break;
+    case FlowState::game_over:
+      draw_game_over();
+      break;
+    case FlowState::playing:
+      break;
   }
 }
 
@@ -159,7 +166,10 @@ void GameApp::draw_pause_menu() {
         std::snprintf(text, sizeof text, "Overlay: %s (F1)###Overlay", app_.overlay_visible() ? "on" : "off");
       } else {
         std::snprintf(text, sizeof text, "%s%s###%s", e.label,
-                      e.item == PauseItem::resume ? " (Esc / P)" : e.item == PauseItem::restart ? " (R)" : "", e.label);
+                      e.item == PauseItem::resume    ? " (Esc / P)"
+                      : e.item == PauseItem::restart ? " (R)"
+                                                     : "",
+                      e.label);
       }
       // The rect is remembered under the plain label (tests click "Overlay", not its text).
       if (flow_button(text, highlighted, 220, e.label)) chosen = e.item;

@@ -40,9 +40,15 @@ Input GameApp::map_input(const engine::InputState& in, Vec2 player) {
   out.move_x = in.move.x;
   out.move_y = in.move.y;
   switch (in.aim_source) {
-    case engine::AimSource::mouse: out.aim = {in.aim_point.x, in.aim_point.y}; break;
-    case engine::AimSource::gamepad: out.aim = player + Vec2{in.aim_direction.x, in.aim_direction.y} * 300.0f; break;
-    case engine::AimSource::none: out.aim = player + Vec2{0, 300}; break;
+    case engine::AimSource::mouse:
+      out.aim = {in.aim_point.x, in.aim_point.y};
+      break;
+    case engine::AimSource::gamepad:
+      out.aim = player + Vec2{in.aim_direction.x, in.aim_direction.y} * 300.0f;
+      break;
+    case engine::AimSource::none:
+      out.aim = player + Vec2{0, 300};
+      break;
   }
   out.fire = in.fire;
   out.restart = in.restart_pressed;
@@ -87,8 +93,8 @@ void GameApp::log_committed_frame() {
   const engine::FrameSample* last = stats.latest();
   if (!last || last->frame == last_logged_frame_) return;
   const double render_ms = last->ms[static_cast<std::size_t>(engine::FrameTimer::render)];
-  log_.record(last->ms[static_cast<std::size_t>(engine::FrameTimer::simulation)], render_ms,
-              last->counters.allocations, logged_frame_grew_);
+  log_.record(last->ms[static_cast<std::size_t>(engine::FrameTimer::simulation)], render_ms, last->counters.allocations,
+              logged_frame_grew_);
   // Each step of that frame gets the frame's render time (one step per frame when scripted).
   for (std::uint64_t step = frame_first_step_; step <= frame_last_step_; ++step) phases_.set_render_ms(step, render_ms);
   last_logged_frame_ = last->frame;
@@ -113,7 +119,8 @@ void GameApp::render(engine::RenderContext& context) {
   // The playfield: the window less the docked panel. The whole world shows in it, centred, as
   // large as it allows; the camera still spans the window, so mouse aiming maps through the
   // same transform, and the sprites are clipped to the playfield.
-  const float window_w = static_cast<float>(context.window_size.x), window_h = static_cast<float>(context.window_size.y);
+  const float window_w = static_cast<float>(context.window_size.x),
+              window_h = static_cast<float>(context.window_size.y);
   const float panel = app_.overlay_visible() ? OverlayPanel::docked_width(window_w) : 0.0f;
   playfield_ = {0, 0, std::max(1.0f, window_w - panel), std::max(1.0f, window_h)};
   const Rect world = sim_.world();
@@ -138,9 +145,7 @@ OverlayViewOptions GameApp::view_options() const {
   return view;
 }
 
-OverlayModel GameApp::overlay_model() const {
-  return make_overlay_model({sim_, app_.stats(), rates_}, view_options());
-}
+OverlayModel GameApp::overlay_model() const { return make_overlay_model({sim_, app_.stats(), rates_}, view_options()); }
 
 void GameApp::start_compare(std::uint64_t frames) {
   compare_ = std::make_unique<CompareRun>(sim_.scenario(), sim_.seed(), sim_.settings(), frames);

@@ -70,7 +70,7 @@ class GameApp : public engine::AppHooks {
   void log_committed_frame();  // the frame FrameStats committed last, into log_ and phases_
   void carry_out(const OverlayCommands& commands);
   void carry_out(const FlowEffects& effects);
-  void follow_the_clock();     // the runtime's P / Esc paused or resumed: the flow follows
+  void follow_the_clock();  // the runtime's P / Esc paused or resumed: the flow follows
   void draw_score_line();
   void draw_title();
   void draw_pause_menu();
@@ -88,8 +88,8 @@ class GameApp : public engine::AppHooks {
   OverlayModel model_;
   OverlayPanel panel_;
   std::unique_ptr<CompareRun> compare_;
-  GameAudio audio_;  // silent until audio().open_device()
-  MemorySnapshot memory_;  // the "Memory map" section, refreshed every MemorySnapshot::kRefreshSteps steps
+  GameAudio audio_;                 // silent until audio().open_device()
+  MemorySnapshot memory_;           // the "Memory map" section, refreshed every MemorySnapshot::kRefreshSteps steps
   std::uint64_t frame_allocs_ = 0;  // operator new calls in this frame's steps
   bool frame_grew_ = false;         // a store grew in this frame's steps
   bool logged_frame_grew_ = false;  // the same, for the frame FrameStats committed last

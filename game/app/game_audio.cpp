@@ -24,9 +24,9 @@ constexpr SynthLayer kHit[] = {
     {Wave::noise, 1, 1, 0.5f, 0, 0.04f, 0.0005f, 0.01f, 0.4f},
 };
 constexpr SynthLayer kExplosion[] = {
-    {Wave::noise, 1, 1, 1.0f, 0, 0.7f, 0.002f, 0.18f, 0.93f},  // rumble: low-passed noise
-    {Wave::sine, 110, 38, 0.8f, 0, 0.5f, 0.002f, 0.15f},       // the thump under it
-    {Wave::noise, 1, 1, 0.35f, 0, 0.06f, 0.001f, 0.015f, 0.3f},// the crack on top
+    {Wave::noise, 1, 1, 1.0f, 0, 0.7f, 0.002f, 0.18f, 0.93f},    // rumble: low-passed noise
+    {Wave::sine, 110, 38, 0.8f, 0, 0.5f, 0.002f, 0.15f},         // the thump under it
+    {Wave::noise, 1, 1, 0.35f, 0, 0.06f, 0.001f, 0.015f, 0.3f},  // the crack on top
 };
 constexpr SynthLayer kEnemyShot[] = {
     {Wave::saw, 520, 260, 0.5f, 0, 0.14f, 0.003f, 0.05f, 0.6f, 30.0f, 0.04f},  // a wobbling low zap
@@ -36,7 +36,8 @@ constexpr SynthLayer kDeath[] = {
     {Wave::saw, 330, 40, 0.6f, 0, 0.9f, 0.005f, 0.3f, 0.7f},
     {Wave::sine, 70, 30, 0.8f, 0, 0.8f, 0.002f, 0.3f},
 };
-constexpr SynthLayer kGameOver[] = {  // four falling notes, each with a quiet octave below
+constexpr SynthLayer kGameOver[] = {
+    // four falling notes, each with a quiet octave below
     {Wave::triangle, 440, 440, 0.8f, 0.00f, 0.40f, 0.01f, 0.25f, 0, 5.0f, 0.01f},
     {Wave::triangle, 349, 349, 0.8f, 0.32f, 0.40f, 0.01f, 0.25f, 0, 5.0f, 0.01f},
     {Wave::triangle, 294, 294, 0.8f, 0.64f, 0.40f, 0.01f, 0.25f, 0, 5.0f, 0.01f},
@@ -69,15 +70,15 @@ HumSetting hum_for_pools(std::size_t live, std::size_t capacity) noexcept {
   // log10 of the live objects: 2 (100) is silent, log10(300,000) is full.
   const float decades = static_cast<float>(std::log10(static_cast<double>(live) + 1.0));
   const float level = std::clamp((decades - 2.0f) / (5.477f - 2.0f), 0.0f, 1.0f);
-  const float fill = capacity > 0 ? std::clamp(static_cast<float>(live) / static_cast<float>(capacity), 0.0f, 1.0f) : 0.0f;
+  const float fill =
+      capacity > 0 ? std::clamp(static_cast<float>(live) / static_cast<float>(capacity), 0.0f, 1.0f) : 0.0f;
   HumSetting hum;
   hum.hz = 45.0f * std::exp2(2.0f * level) * (1.0f + 0.15f * fill);  // two octaves of load, a fill bend on top
   hum.gain = 0.3f * level;
   return hum;
 }
 
-GameAudio::GameAudio(float volume, bool muted)
-    : bank_(make_bank()), mixer_(engine::MixerConfig{32, 256, kRate}) {
+GameAudio::GameAudio(float volume, bool muted) : bank_(make_bank()), mixer_(engine::MixerConfig{32, 256, kRate}) {
   mixer_.set_volume(volume);
   mixer_.set_muted(muted);
 }
@@ -128,7 +129,8 @@ void GameAudio::after_step(const SimStats& s) noexcept {
     if (increase(seen_.hits, now.hits) > 0 && due(GameSound::hit, kHitEverySteps)) {
       start(GameSound::hit, 0.5f, 1.0f + 0.08f * wobble(step_, 3), 0.5f * wobble(step_, 4));
     }
-    if (const std::uint64_t kills = increase(seen_.kills, now.kills); kills > 0 && due(GameSound::explosion, kExplosionEverySteps)) {
+    if (const std::uint64_t kills = increase(seen_.kills, now.kills);
+        kills > 0 && due(GameSound::explosion, kExplosionEverySteps)) {
       start(GameSound::explosion, std::min(1.2f, 0.6f + 0.15f * static_cast<float>(kills)),
             1.0f + 0.1f * wobble(step_, 5), 0.6f * wobble(step_, 6));
     }

@@ -39,7 +39,7 @@ HumSetting hum_for_pools(std::size_t live, std::size_t capacity) noexcept;
 
 class GameAudio {
  public:
-  static constexpr std::uint64_t kShotEverySteps = 4;       // at most 15 shot sounds a second
+  static constexpr std::uint64_t kShotEverySteps = 4;  // at most 15 shot sounds a second
   static constexpr std::uint64_t kHitEverySteps = 3;
   static constexpr std::uint64_t kExplosionEverySteps = 6;
   static constexpr std::uint64_t kEnemyShotEverySteps = 5;

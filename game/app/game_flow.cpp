@@ -52,10 +52,18 @@ FlowEffects GameFlow::activate(PauseItem item) noexcept {
   FlowEffects effects;
   if (state_ != FlowState::paused) return effects;
   switch (item) {
-    case PauseItem::resume: resume(); break;
-    case PauseItem::restart: effects = restart(); break;
-    case PauseItem::overlay: effects.toggle_overlay = true; break;  // the menu stays open
-    case PauseItem::quit: effects.quit = true; break;
+    case PauseItem::resume:
+      resume();
+      break;
+    case PauseItem::restart:
+      effects = restart();
+      break;
+    case PauseItem::overlay:
+      effects.toggle_overlay = true;
+      break;  // the menu stays open
+    case PauseItem::quit:
+      effects.quit = true;
+      break;
   }
   return effects;
 }
@@ -68,10 +76,14 @@ bool GameFlow::take_best_to_save() noexcept {
 
 const char* flow_state_name(FlowState state) noexcept {
   switch (state) {
-    case FlowState::title: return "title";
-    case FlowState::playing: return "playing";
-    case FlowState::paused: return "paused";
-    case FlowState::game_over: return "game_over";
+    case FlowState::title:
+      return "title";
+    case FlowState::playing:
+      return "playing";
+    case FlowState::paused:
+      return "paused";
+    case FlowState::game_over:
+      return "game_over";
   }
   return "?";
 }

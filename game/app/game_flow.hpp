@@ -24,7 +24,7 @@ inline constexpr int kPauseItems = 4;
 
 // What the app must do after a flow call (several may be set).
 struct FlowEffects {
-  bool restart_sim = false;   // reset the world (Input::restart on the next step)
+  bool restart_sim = false;  // reset the world (Input::restart on the next step)
   bool toggle_overlay = false;
   bool quit = false;
 };
@@ -38,10 +38,10 @@ class GameFlow {
   bool simulation_runs() const noexcept { return state_ == FlowState::playing || state_ == FlowState::game_over; }
   bool wants_clock_paused() const noexcept { return state_ == FlowState::paused; }
 
-  void start() noexcept;                    // title -> playing (Enter, Space, fire, a click)
-  void open_pause() noexcept;               // playing or game_over -> paused; elsewhere nothing
-  void resume() noexcept;                   // paused -> the state it was opened from
-  FlowEffects restart() noexcept;           // paused or game_over (or playing: R) -> playing, fresh world
+  void start() noexcept;           // title -> playing (Enter, Space, fire, a click)
+  void open_pause() noexcept;      // playing or game_over -> paused; elsewhere nothing
+  void resume() noexcept;          // paused -> the state it was opened from
+  FlowEffects restart() noexcept;  // paused or game_over (or playing: R) -> playing, fresh world
   // The simulation's game-over flag after a step, with its score: playing -> game_over the
   // first time it is true (the best score is updated then), game_over -> playing when the
   // world restarted by itself (autofire's restart).
@@ -55,7 +55,7 @@ class GameFlow {
 
   std::int64_t best_score() const noexcept { return best_; }
   std::int64_t final_score() const noexcept { return final_score_; }  // of the last game over
-  bool new_best() const noexcept { return new_best_; }  // the last game over beat the best before it
+  bool new_best() const noexcept { return new_best_; }                // the last game over beat the best before it
   // True once after a game over that set a new best: the caller saves it, then it clears.
   bool take_best_to_save() noexcept;
 

@@ -38,24 +38,25 @@ bool offscreen_requested() {
   return driver && std::strcmp(driver, "offscreen") == 0;
 }
 
-bool display_available() {
-  return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || offscreen_requested();
-}
+bool display_available() { return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || offscreen_requested(); }
 
 // --headless --compare: the A/B run, its summary on stdout, and with --report the report,
 // the two series as CSV and the chart as PNG next to it.
-int run_compare_command(const game::Scenario& scenario, const std::string& scenario_path, const game::Options& options) {
+int run_compare_command(const game::Scenario& scenario, const std::string& scenario_path,
+                        const game::Options& options) {
   game::Settings settings = game::settings_from(scenario);
   settings.autofire = options.autofire;
   const std::uint64_t seed = options.seed.value_or(scenario.seed);
   const game::CompareResult r =
       game::run_compare(scenario, seed, settings, options.frames.value_or(game::kDefaultHeadlessFrames));
-  std::printf("poolshot: compared %" PRIu64 " frames each, pooled vs heap: sim p50 %.3f vs %.3f ms, p99 %.3f vs %.3f ms, "
+  std::printf("poolshot: compared %" PRIu64
+              " frames each, pooled vs heap: sim p50 %.3f vs %.3f ms, p99 %.3f vs %.3f ms, "
               "max %.3f vs %.3f ms, heap allocations %" PRIu64 " vs %" PRIu64 ", state hashes %s\n",
               r.frames, r.pooled.sim.p50, r.heap.sim.p50, r.pooled.sim.p99, r.heap.sim.p99, r.pooled.sim.max,
               r.heap.sim.max, r.pooled.heap_allocs_total, r.heap.heap_allocs_total, r.same_game() ? "equal" : "DIFFER");
   if (!options.report.empty()) {
-    const std::string csv = game::sibling_path(options.report, ".csv"), png = game::sibling_path(options.report, ".png");
+    const std::string csv = game::sibling_path(options.report, ".csv"),
+                      png = game::sibling_path(options.report, ".png");
     nlohmann::json report = game::compare_json(r);
     report["mode"] = "compare";
     report["scenario"] = scenario_path;
@@ -127,7 +128,7 @@ int main(int argc, char** argv) {
   game::Simulation sim(scenario, options.seed.value_or(scenario.seed));
   sim.settings().autofire = options.autofire;
   game::FrameSummary summary;
-  game::OverlayModel overlay;  // what the debug overlay shows at the end: for the report and --advise
+  game::OverlayModel overlay;              // what the debug overlay shows at the end: for the report and --advise
   std::vector<game::PhaseSummary> phases;  // the spans between settings changes: for the report
   if (options.headless) {
     const std::uint64_t steps = fixed_length ? length : game::kDefaultHeadlessFrames;
@@ -187,7 +188,7 @@ int main(int argc, char** argv) {
                            best ? &*best : nullptr);
     game_app.audio().set_volume(static_cast<float>(options.volume) / 100.0f);
     game_app.audio().set_muted(options.mute);
-    game_app.audio().open_device();  // without one: one line on stderr, and the game runs silent
+    game_app.audio().open_device();      // without one: one line on stderr, and the game runs silent
     const int code = app.run(game_app);  // prints its own one-line failure
     if (code != 0) return code;
     game_app.finish();
@@ -198,7 +199,8 @@ int main(int argc, char** argv) {
 
   const game::SimStats stats = sim.stats();
   const auto live = [&](game::PoolId id) { return stats.pools[static_cast<std::size_t>(id)].live; };
-  std::printf("poolshot: simulated %" PRIu64 " frames, state_hash %s, sim p50 %.3f ms p99 %.3f ms, "
+  std::printf("poolshot: simulated %" PRIu64
+              " frames, state_hash %s, sim p50 %.3f ms p99 %.3f ms, "
               "live bullets %zu enemy_bullets %zu particles %zu enemies %zu, score %" PRId64 "\n",
               stats.frame, game::hex_hash(sim.state_hash()).c_str(), summary.sim_ms.p50, summary.sim_ms.p99,
               live(game::PoolId::bullets), live(game::PoolId::enemy_bullets), live(game::PoolId::particles),

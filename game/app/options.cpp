@@ -96,12 +96,12 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       inline_value = arg.substr(eq + 1);
       arg.resize(eq);
     }
-    static const std::set<std::string> switches = {"--headless", "--autofire", "--compare", "--pace",
-                                                   "--mute", "--skip-title"};
-    static const std::set<std::string> valued = {"--frames",  "--scenario", "--seed",      "--pooling",
-                                                 "--storage", "--report",   "--screenshot", "--frame-csv",
-                                                 "--advise",  "--script",  "--render-path", "--volume",
-                                                 "--window", "--memory-map", "--walk"};
+    static const std::set<std::string> switches = {"--headless", "--autofire", "--compare",
+                                                   "--pace",     "--mute",     "--skip-title"};
+    static const std::set<std::string> valued = {"--frames",  "--scenario",   "--seed",        "--pooling",
+                                                 "--storage", "--report",     "--screenshot",  "--frame-csv",
+                                                 "--advise",  "--script",     "--render-path", "--volume",
+                                                 "--window",  "--memory-map", "--walk"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown flag '" + std::string(argv[i]) + "'");
     }

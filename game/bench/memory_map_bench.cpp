@@ -60,7 +60,11 @@ void BM_MemoryMapWalkView(benchmark::State& state) {
     benchmark::DoNotOptimize(map.cells().data());
   }
 }
-BENCHMARK(BM_MemoryMapWalkView)->Args({1 << 20, 0})->Args({1 << 20, 1})->Args({1 << 14, 0})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MemoryMapWalkView)
+    ->Args({1 << 20, 0})
+    ->Args({1 << 20, 1})
+    ->Args({1 << 14, 0})
+    ->Unit(benchmark::kMicrosecond);
 
 // What GameApp does per pool and refresh: the active indices into a reused buffer, then the view.
 void BM_MemoryMapWalkViewWithIndices(benchmark::State& state) {

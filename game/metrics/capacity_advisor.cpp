@@ -21,7 +21,8 @@ double with_margin(std::size_t peak, double margin) noexcept {
 
 }  // namespace
 
-std::size_t suggested_capacity(std::size_t peak, double margin, std::size_t round_to, std::size_t max_capacity) noexcept {
+std::size_t suggested_capacity(std::size_t peak, double margin, std::size_t round_to,
+                               std::size_t max_capacity) noexcept {
   const std::size_t cap = std::max<std::size_t>(1, max_capacity);
   const std::size_t unit = std::max<std::size_t>(1, round_to);
   const double wanted = with_margin(peak, margin);

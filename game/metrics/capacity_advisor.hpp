@@ -16,8 +16,8 @@
 namespace game {
 
 struct AdvisorOptions {
-  double margin = 0.25;        // fraction added to the peak: 0.25 = peak + 25 %
-  std::size_t round_to = 64;   // suggestions are whole multiples of this (and at least this)
+  double margin = 0.25;       // fraction added to the peak: 0.25 = peak + 25 %
+  std::size_t round_to = 64;  // suggestions are whole multiples of this (and at least this)
 };
 
 struct CapacityAdvice {
@@ -37,7 +37,8 @@ using CapacityAdvices = std::array<CapacityAdvice, kPoolCount>;
 
 // peak * (1 + margin), rounded up to round_to, at least round_to, at most max_capacity
 // (and at least 1). Pure arithmetic, no overflow for any size_t peak.
-std::size_t suggested_capacity(std::size_t peak, double margin, std::size_t round_to, std::size_t max_capacity) noexcept;
+std::size_t suggested_capacity(std::size_t peak, double margin, std::size_t round_to,
+                               std::size_t max_capacity) noexcept;
 
 CapacityAdvices advise_capacities(const SimStats& stats, const Settings& applied, const AdvisorOptions& options = {});
 

@@ -28,10 +28,11 @@ constexpr Glyph kFont[] = {
     {'0', "####.##.##.####"}, {'1', ".#.##..#..#.###"}, {'2', "###..#####..###"}, {'3', "###..####..####"},
     {'4', "#.##.####..#..#"}, {'5', "####..###..####"}, {'6', "####..####.####"}, {'7', "###..#..#..#..#"},
     {'8', "####.#####.####"}, {'9', "####.####..####"}, {'.', ".............#."}, {'-', "......###......"},
-    {'A', ".#.#.#####.##.#"},  {'B', "##.#.###.#.###."}, {'D', "##.#.##.##.###."}, {'E', "####..##.#..###"},
-    {'F', "####..##.#..#.."}, {'G', ".###..#.##.#.##"}, {'H', "#.##.#####.##.#"},  {'L', "#..#..#..#..###"},
+    {'A', ".#.#.#####.##.#"}, {'B', "##.#.###.#.###."}, {'D', "##.#.##.##.###."}, {'E', "####..##.#..###"},
+    {'F', "####..##.#..#.."}, {'G', ".###..#.##.#.##"}, {'H', "#.##.#####.##.#"}, {'L', "#..#..#..#..###"},
     {'M', "#.########.##.#"}, {'O', ".#.#.##.##.#.#."}, {'P', "####.#####..#.."}, {'R', "##.#.###.#.##.#"},
-    {'S', ".###...#...###."}, {'T', "###.#..#..#..#."}, {'U', "#.##.##.##.####"}, {'/', "..#..#.#.#..#.."}, {'X', "#.##.#.#.#.##.#"},
+    {'S', ".###...#...###."}, {'T', "###.#..#..#..#."}, {'U', "#.##.##.##.####"}, {'/', "..#..#.#.#..#.."},
+    {'X', "#.##.#.#.#.##.#"},
 };
 
 class Canvas {
@@ -43,7 +44,8 @@ class Canvas {
   }
   void put(int x, int y, std::uint32_t c) {
     if (x < 0 || y < 0 || x >= image_.width || y >= image_.height) return;
-    const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(image_.width) + static_cast<std::size_t>(x)) * 4;
+    const std::size_t i =
+        (static_cast<std::size_t>(y) * static_cast<std::size_t>(image_.width) + static_cast<std::size_t>(x)) * 4;
     for (int b = 0; b < 4; ++b) image_.rgba[i + static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(c >> (8 * b));
   }
   void fill(int x0, int y0, int x1, int y1, std::uint32_t c) {
@@ -90,10 +92,10 @@ class Canvas {
 // Three significant digits or so, in the few characters the font has.
 void number(char* out, std::size_t size, double value) {
   const char* format = value >= 100 || value == std::floor(value) ? "%.0f"
-                       : value >= 10                                ? "%.1f"
-                       : value >= 1                                 ? "%.2f"
-                       : value >= 0.01                              ? "%.3f"
-                                                                    : "%.4f";
+                       : value >= 10                              ? "%.1f"
+                       : value >= 1                               ? "%.2f"
+                       : value >= 0.01                            ? "%.3f"
+                                                                  : "%.4f";
   std::snprintf(out, size, format, value);
 }
 
@@ -125,7 +127,8 @@ engine::Image draw_compare_chart(const CompareResult& result, int width, int hei
     return plot.y1 - static_cast<int>(std::lround(std::clamp(ms / y_max, 0.0, 1.0) * plot_h));
   };
   const auto x_of = [&](std::size_t i) {
-    return plot.x0 + (n > 1 ? static_cast<int>(std::lround(static_cast<double>(i) * plot_w / static_cast<double>(n - 1))) : 0);
+    return plot.x0 +
+           (n > 1 ? static_cast<int>(std::lround(static_cast<double>(i) * plot_w / static_cast<double>(n - 1))) : 0);
   };
 
   char label[96];
@@ -146,7 +149,8 @@ engine::Image draw_compare_chart(const CompareResult& result, int width, int hei
   canvas.text(plot.x1 - 5 * 4 * kTextScale, plot.y1 + 22, "FRAME", kText);
   if (budget_ms < y_max) {  // dashed
     const int y = y_of(budget_ms);
-    for (int x = plot.x0; x <= plot.x1; x += 12) canvas.line(x, y, std::min(x + 6, plot.x1), y, chart_colors::budget, 2);
+    for (int x = plot.x0; x <= plot.x1; x += 12)
+      canvas.line(x, y, std::min(x + 6, plot.x1), y, chart_colors::budget, 2);
     std::snprintf(label, sizeof label, "BUDGET %.1f MS", budget_ms);
     canvas.text(plot.x1 - 15 * 4 * kTextScale, y - 14, label, chart_colors::budget);
   }
@@ -178,7 +182,8 @@ engine::Image draw_compare_chart(const CompareResult& result, int width, int hei
 
 std::string sibling_path(const std::string& report_path, const std::string& extension) {
   const std::string json = ".json";
-  if (report_path.size() > json.size() && report_path.compare(report_path.size() - json.size(), json.size(), json) == 0) {
+  if (report_path.size() > json.size() &&
+      report_path.compare(report_path.size() - json.size(), json.size(), json) == 0) {
     return report_path.substr(0, report_path.size() - json.size()) + extension;
   }
   return report_path + extension;

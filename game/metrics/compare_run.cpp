@@ -114,7 +114,8 @@ void CompareRun::finish() {
   result_.done = true;
 }
 
-CompareResult run_compare(const Scenario& scenario, std::uint64_t seed, const Settings& settings, std::uint64_t frames) {
+CompareResult run_compare(const Scenario& scenario, std::uint64_t seed, const Settings& settings,
+                          std::uint64_t frames) {
   CompareRun run(scenario, seed, settings, frames);
   run.advance(std::numeric_limits<double>::infinity());
   return run.result();

@@ -24,19 +24,19 @@ namespace game {
 
 struct CompareSeries {
   bool pooling = true;
-  std::vector<float> sim_ms;                // per step, oldest first
-  std::vector<std::uint64_t> allocations;   // operator new calls per step
-  Percentiles sim;                          // over sim_ms (filled when the run is done)
+  std::vector<float> sim_ms;               // per step, oldest first
+  std::vector<std::uint64_t> allocations;  // operator new calls per step
+  Percentiles sim;                         // over sim_ms (filled when the run is done)
   std::uint64_t heap_allocs_total = 0, heap_allocs_max = 0;
-  std::uint64_t growth_events = 0;          // all pools (heap mode: pointer-array growths)
-  std::size_t bytes_held = 0;               // all pools, at the end
-  std::uint64_t state_hash = 0;             // at the end
+  std::uint64_t growth_events = 0;  // all pools (heap mode: pointer-array growths)
+  std::size_t bytes_held = 0;       // all pools, at the end
+  std::uint64_t state_hash = 0;     // at the end
 };
 
 struct CompareResult {
   std::string scenario;
   std::uint64_t seed = 0;
-  std::uint64_t frames = 0;                 // steps each run makes
+  std::uint64_t frames = 0;  // steps each run makes
   CompareSeries pooled, heap;
   bool done = false;
   bool same_game() const noexcept { return pooled.state_hash == heap.state_hash; }
@@ -54,7 +54,7 @@ class CompareRun {
   // (at least one pair per call). Returns true once done.
   bool advance(double budget_ms);
   bool done() const noexcept { return result_.done; }
-  double progress() const noexcept;          // 0..1
+  double progress() const noexcept;  // 0..1
   const CompareResult& result() const noexcept { return result_; }
 
  private:

@@ -52,10 +52,12 @@ std::string frame_window_csv(const FrameWindow& window) {
 }
 
 std::string growth_log_csv(const std::vector<GrowthRow>& log) {
-  std::string out = "frame,pool,old_capacity,new_capacity,bytes_allocated,microseconds,relocated,relocated_objects,rebuild\n";
+  std::string out =
+      "frame,pool,old_capacity,new_capacity,bytes_allocated,microseconds,relocated,relocated_objects,rebuild\n";
   for (const GrowthRow& g : log) {
     append(out, "%" PRIu64 ",%s,%zu,%zu,%zu,%.3f,%d,%zu,%d\n", g.frame, pool_name(g.pool), g.old_capacity,
-           g.new_capacity, g.bytes_allocated, g.microseconds, g.relocated ? 1 : 0, g.relocated_objects, g.rebuild ? 1 : 0);
+           g.new_capacity, g.bytes_allocated, g.microseconds, g.relocated ? 1 : 0, g.relocated_objects,
+           g.rebuild ? 1 : 0);
   }
   return out;
 }

@@ -21,24 +21,24 @@ Percentiles percentiles(std::vector<float> values);
 
 // One recorded frame, for the per-frame series (`poolshot --frame-csv FILE`, scripts/bench).
 struct FrameRecord {
-  std::uint64_t frame = 0;      // 1-based
+  std::uint64_t frame = 0;  // 1-based
   float sim_ms = 0, render_ms = 0;
   std::uint32_t heap_allocs = 0;  // operator new calls in the frame (saturates at 2^32-1)
-  bool storage_grew = false;    // a pool (or heap-mode pointer array) grew in the frame
+  bool storage_grew = false;      // a pool (or heap-mode pointer array) grew in the frame
 };
 
 struct FrameSummary {
   std::uint64_t frames = 0;
-  std::uint64_t timed_frames = 0;          // frames whose times the percentiles cover (the newest)
+  std::uint64_t timed_frames = 0;  // frames whose times the percentiles cover (the newest)
   Percentiles sim_ms, render_ms, total_ms;
   std::uint64_t warmup_frames = 0;
-  std::uint64_t heap_allocs_total = 0;     // operator new calls inside recorded frames
-  std::uint64_t heap_allocs_per_frame_max = 0;  // worst frame, warm-up and growth included
+  std::uint64_t heap_allocs_total = 0;                 // operator new calls inside recorded frames
+  std::uint64_t heap_allocs_per_frame_max = 0;         // worst frame, warm-up and growth included
   std::int64_t heap_allocs_per_frame_max_steady = -1;  // worst steady frame; -1: none steady
-  std::uint64_t steady_from_frame = 0;     // first steady frame (1-based)
+  std::uint64_t steady_from_frame = 0;                 // first steady frame (1-based)
   std::uint64_t steady_frames = 0;
-  std::uint64_t last_growth_frame = 0;     // 0: no growth recorded
-  std::vector<FrameRecord> series;         // the timed frames, oldest first
+  std::uint64_t last_growth_frame = 0;  // 0: no growth recorded
+  std::vector<FrameRecord> series;      // the timed frames, oldest first
 };
 
 // Writes `series` as CSV (header: frame,sim_ms,render_ms,heap_allocs,storage_grew).

@@ -80,7 +80,8 @@ FrameSummary run_steps(Simulation& sim, std::uint64_t frames, NextInput next_inp
 
 FrameSummary run_headless(Simulation& sim, std::uint64_t frames, const Input& input, std::uint64_t warmup_frames,
                           StepObserver* observer) {
-  return run_steps(sim, frames, [&] { return input; }, warmup_frames, observer);
+  return run_steps(
+      sim, frames, [&] { return input; }, warmup_frames, observer);
 }
 
 FrameSummary run_headless(Simulation& sim, std::uint64_t frames, ScriptPlayer& script, std::uint64_t warmup_frames,

@@ -22,8 +22,7 @@ class StepObserver {
  public:
   virtual ~StepObserver() = default;
   virtual void before_step() = 0;
-  virtual void after_step(const Simulation& sim, const SimStats& after, double sim_ms,
-                          std::uint64_t allocations) = 0;
+  virtual void after_step(const Simulation& sim, const SimStats& after, double sim_ms, std::uint64_t allocations) = 0;
 };
 
 // Tells each of up to four observers in turn (nullptr entries are skipped): the overlay's

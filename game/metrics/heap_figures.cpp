@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #if defined(__GLIBC__)
-#  include <malloc.h>
+#include <malloc.h>
 #endif
 
 namespace game {

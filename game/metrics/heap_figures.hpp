@@ -28,7 +28,7 @@ struct HeapFigures {
 };
 
 HeapFigures read_heap_figures() noexcept;
-std::size_t read_resident_bytes() noexcept;  // 0 if /proc/self/statm cannot be read
+std::size_t read_resident_bytes() noexcept;                    // 0 if /proc/self/statm cannot be read
 nlohmann::json heap_figures_json(const HeapFigures& figures);  // the report's "heap" objects
 
 }  // namespace game

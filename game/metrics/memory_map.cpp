@@ -101,7 +101,8 @@ void MemoryMap::add_word(std::size_t first, std::uint64_t bits, unsigned valid) 
     summary_.longest_hole = std::max(summary_.longest_hole, open_free_ + lead_free);
   }
   // Free runs strictly inside the word: all free-run starts but the leading and trailing runs.
-  const std::uint64_t inner_free = free_bits & ~low_bits(static_cast<unsigned>(lead_free)) & low_bits(static_cast<unsigned>(top + 1));
+  const std::uint64_t inner_free =
+      free_bits & ~low_bits(static_cast<unsigned>(lead_free)) & low_bits(static_cast<unsigned>(top + 1));
   if (inner_free != 0) {
     summary_.holes += popcount(inner_free & ~(inner_free << 1));
     std::size_t longest = 0;  // z & (z >> 1) shortens every run by one: the rounds are the longest run

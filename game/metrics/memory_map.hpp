@@ -20,12 +20,12 @@
 namespace game {
 
 struct MapCell {
-  std::uint32_t live = 0;        // live objects in the cell
-  std::uint32_t slots = 0;       // positions in the cell (heap: objects that would fill it)
-  bool beyond_last_live = false; // every position is past the last live object: spare capacity
-  bool page_edge = false;        // a page of stable storage starts in this cell
-  float walk = -1;               // walk view: rank (0 first .. 1 last) of the cell's first live slot; -1 none
-  std::uint32_t walk_slot = 0;   // (scratch for the walk view: the lowest slot seen so far)
+  std::uint32_t live = 0;         // live objects in the cell
+  std::uint32_t slots = 0;        // positions in the cell (heap: objects that would fill it)
+  bool beyond_last_live = false;  // every position is past the last live object: spare capacity
+  bool page_edge = false;         // a page of stable storage starts in this cell
+  float walk = -1;                // walk view: rank (0 first .. 1 last) of the cell's first live slot; -1 none
+  std::uint32_t walk_slot = 0;    // (scratch for the walk view: the lowest slot seen so far)
 };
 
 // The run-length summary the report prints: what churn did to the layout, as counts.
@@ -41,7 +41,7 @@ struct MapSummary {
   // last, and how many of them hold a byte of a live object (page starts assumed line-aligned).
   std::size_t lines_spanned = 0;
   std::size_t lines_live = 0;
-  std::size_t span_bytes = 0;    // heap: bytes from the lowest object to the end of the highest
+  std::size_t span_bytes = 0;           // heap: bytes from the lowest object to the end of the highest
   double line_share() const noexcept {  // share of the lines crossed that hold a live object
     return lines_spanned == 0 ? 1.0 : static_cast<double>(lines_live) / static_cast<double>(lines_spanned);
   }
@@ -88,20 +88,20 @@ class MemoryMap {
 
   std::vector<MapCell> cells_;
   MapSummary summary_;
-  unsigned cell_shift_ = 0;         // position >> cell_shift_ = cell
-  std::size_t page_slots_ = 0;      // 0: one buffer
+  unsigned cell_shift_ = 0;     // position >> cell_shift_ = cell
+  std::size_t page_slots_ = 0;  // 0: one buffer
   std::size_t slot_bytes_ = 1;
   // Lines a word's live slots touch. A stride that is a multiple of 8 bytes puts every 8 slots
   // on whole lines (8 * stride is a multiple of 64), so a table by byte of the word answers in
   // 8 lookups; other strides up to 256 bytes test the word against each line's slot mask.
   std::array<std::uint8_t, 256> lines_by_byte_{};
   std::array<std::uint64_t, 256> line_masks_{};
-  std::size_t table_stride_ = 0;    // the stride the tables were built for (0: none)
+  std::size_t table_stride_ = 0;  // the stride the tables were built for (0: none)
   // Run-length state while building: free positions since the last live one, and whether the
   // position just before the current word was live.
   std::size_t open_free_ = 0;
   bool previous_live_ = false;
-  std::size_t last_live_ = 0;       // highest live position + 1 (0: none)
+  std::size_t last_live_ = 0;           // highest live position + 1 (0: none)
   std::size_t page_ = ~std::size_t{0};  // page being scanned, for the lines crossed
   std::size_t page_first_line_ = 0, page_last_line_ = 0;
   bool page_has_live_ = false;

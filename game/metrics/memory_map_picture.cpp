@@ -10,7 +10,8 @@ void fill(engine::Image& image, int x0, int y0, int w, int h, std::uint32_t colo
   for (int y = y0; y < y0 + h && y < image.height; ++y) {
     for (int x = x0; x < x0 + w && x < image.width; ++x) {
       std::uint8_t* p = &image.rgba[(static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) +
-                                     static_cast<std::size_t>(x)) * 4];
+                                     static_cast<std::size_t>(x)) *
+                                    4];
       p[0] = static_cast<std::uint8_t>(colour);
       p[1] = static_cast<std::uint8_t>(colour >> 8);
       p[2] = static_cast<std::uint8_t>(colour >> 16);

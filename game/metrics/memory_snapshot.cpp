@@ -55,7 +55,9 @@ nlohmann::json memory_json(const MemorySnapshot& snapshot) {
   nlohmann::json pools = nlohmann::json::object();
   for (const PoolMemory& m : snapshot.pools()) {
     const MapSummary& s = m.map.summary();
-    nlohmann::json p = {{"pooled", m.pooled}, {"object_bytes", m.object_bytes}, {"live", s.live},
+    nlohmann::json p = {{"pooled", m.pooled},
+                        {"object_bytes", m.object_bytes},
+                        {"live", s.live},
                         {"bytes_held", m.bytes_held}};
     if (m.pooled) {
       p["storage"] = m.storage == engine::StorageMode::stable ? "stable" : "contiguous";
@@ -71,8 +73,8 @@ nlohmann::json memory_json(const MemorySnapshot& snapshot) {
     } else {
       // Heap mode: how widely the objects are spread, against the bytes they fill.
       p["span_bytes"] = s.span_bytes;
-      p["density"] = s.span_bytes == 0 ? 1.0
-                                       : static_cast<double>(s.live * m.object_bytes) / static_cast<double>(s.span_bytes);
+      p["density"] =
+          s.span_bytes == 0 ? 1.0 : static_cast<double>(s.live * m.object_bytes) / static_cast<double>(s.span_bytes);
     }
     pools[pool_name(m.id)] = p;
   }

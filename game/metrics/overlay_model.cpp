@@ -11,10 +11,14 @@ namespace {
 
 const char* refusal_consequence(PoolId id) noexcept {
   switch (id) {
-    case PoolId::bullets: return "your guns stop firing";
-    case PoolId::enemy_bullets: return "enemies stop firing";
-    case PoolId::particles: return "explosions lose particles";
-    case PoolId::enemies: return "new enemies stay away";
+    case PoolId::bullets:
+      return "your guns stop firing";
+    case PoolId::enemy_bullets:
+      return "enemies stop firing";
+    case PoolId::particles:
+      return "explosions lose particles";
+    case PoolId::enemies:
+      return "new enemies stay away";
   }
   return "spawns fail";
 }
@@ -155,7 +159,8 @@ PoolingSpans pooling_spans(const engine::FrameStats& frames, std::vector<double>
   return spans;
 }
 
-std::size_t window_frame_count(const engine::FrameStats& frames, double window_seconds, double fixed_frame_seconds) noexcept {
+std::size_t window_frame_count(const engine::FrameStats& frames, double window_seconds,
+                               double fixed_frame_seconds) noexcept {
   const double want = std::clamp(window_seconds, kMinWindowSeconds, kMaxWindowSeconds);
   if (fixed_frame_seconds > 0) {  // whole frames; the epsilon keeps 5 s / (1/60 s) at 300, not 301
     const double n = std::ceil(want / fixed_frame_seconds - 1e-6);
@@ -224,7 +229,9 @@ nlohmann::json percentiles_json(const Percentiles& p) { return {{"p50", p.p50}, 
 
 nlohmann::json span_json(const PoolingSpan& s) {
   if (!s.found) return nullptr;
-  return {{"first_frame", s.first_frame}, {"last_frame", s.last_frame}, {"frames", s.frames},
+  return {{"first_frame", s.first_frame},
+          {"last_frame", s.last_frame},
+          {"frames", s.frames},
           {"sim_ms", percentiles_json(s.sim)}};
 }
 
@@ -284,8 +291,12 @@ nlohmann::json overlay_json(const OverlayModel& m) {
           {"rebuilds", m.rebuilds},
           {"growth_log_rows", m.growth_log.size()},
           {"latest_frame",
-           {{"frame", l.frame}, {"sim_ms", l.sim_ms}, {"render_ms", l.render_ms}, {"heap_allocs", l.allocations},
-            {"draw_calls", l.draw_calls}, {"sprites", l.sprites}}},
+           {{"frame", l.frame},
+            {"sim_ms", l.sim_ms},
+            {"render_ms", l.render_ms},
+            {"heap_allocs", l.allocations},
+            {"draw_calls", l.draw_calls},
+            {"sprites", l.sprites}}},
           {"window", window},
           {"pooling_spans",
            {{"pooled", span_json(m.spans.pooled)},

@@ -42,80 +42,80 @@ struct PoolView {
   PoolId id = PoolId::bullets;
   std::size_t live = 0, free = 0, capacity = 0, peak_live = 0, bytes_held = 0;
   std::size_t initial_capacity = 0, growth_step = 0, max_capacity = 0;  // the policy in force
-  double fill = 0;                    // live / capacity, 0..1
-  PoolRates rates;                    // per second of game time
+  double fill = 0;                                                      // live / capacity, 0..1
+  PoolRates rates;                                                      // per second of game time
   std::uint64_t spawns = 0, releases = 0, growth_events = 0, refused_spawns = 0;
-  std::uint64_t stale_gets = 0;       // handle lookups refused, this run (enemies: homing shots' dead targets)
-  bool pooled = true;                 // false: heap mode (one new per object)
-  double walk_ns_per_object = 0;      // the step's update walk per object, smoothed (StoreStats)
-  bool at_max_capacity = false;       // live == max_capacity: the next spawn is refused
+  std::uint64_t stale_gets = 0;   // handle lookups refused, this run (enemies: homing shots' dead targets)
+  bool pooled = true;             // false: heap mode (one new per object)
+  double walk_ns_per_object = 0;  // the step's update walk per object, smoothed (StoreStats)
+  bool at_max_capacity = false;   // live == max_capacity: the next spawn is refused
   bool refusing() const noexcept { return at_max_capacity || rates.refused_last_second > 0; }
 };
 
-struct GrowthRow {                    // one pool growth, as the growth log shows it
+struct GrowthRow {  // one pool growth, as the growth log shows it
   PoolId pool = PoolId::bullets;
-  std::uint64_t frame = 0;            // simulation step it happened in
+  std::uint64_t frame = 0;  // simulation step it happened in
   std::size_t old_capacity = 0, new_capacity = 0, bytes_allocated = 0, relocated_objects = 0;
   double microseconds = 0;
   bool relocated = false;
-  bool rebuild = false;               // pooling switched back on: the pool's memory came back,
-                                      // not a growth (not in growth_events)
+  bool rebuild = false;  // pooling switched back on: the pool's memory came back,
+                         // not a growth (not in growth_events)
 };
 
-struct FrameRow {                     // one rendered (or headless) frame
-  std::uint64_t frame = 0;            // engine::FrameStats frame index
+struct FrameRow {           // one rendered (or headless) frame
+  std::uint64_t frame = 0;  // engine::FrameStats frame index
   float sim_ms = 0, render_ms = 0;
-  std::uint64_t allocations = 0;      // operator new calls in the frame's steps
+  std::uint64_t allocations = 0;  // operator new calls in the frame's steps
   std::uint32_t draw_calls = 0, sprites = 0;
-  std::uint8_t grew = 0;              // bit i set: pool i grew in this frame
-  bool over_budget = false;           // sim + render > budget
-  bool heap = false;                  // pooling was off (the frame's tag has kFrameTagHeap)
+  std::uint8_t grew = 0;     // bit i set: pool i grew in this frame
+  bool over_budget = false;  // sim + render > budget
+  bool heap = false;         // pooling was off (the frame's tag has kFrameTagHeap)
   float total_ms() const noexcept { return sim_ms + render_ms; }
 };
 
 struct FrameWindow {
-  double seconds = 0;                 // asked for
-  double covered_seconds = 0;         // what the frames in it add up to
+  double seconds = 0;          // asked for
+  double covered_seconds = 0;  // what the frames in it add up to
   double budget_ms = kFrameBudgetMs;
-  std::vector<FrameRow> rows;         // oldest first
-  Percentiles sim, render, total;     // nearest rank, over rows
-  std::size_t over_budget = 0;        // rows over the budget
-  std::size_t growth_frames = 0;      // rows in which some pool grew
-  std::size_t heap_frames = 0;        // rows with pooling off (the graph shades them)
+  std::vector<FrameRow> rows;      // oldest first
+  Percentiles sim, render, total;  // nearest rank, over rows
+  std::size_t over_budget = 0;     // rows over the budget
+  std::size_t growth_frames = 0;   // rows in which some pool grew
+  std::size_t heap_frames = 0;     // rows with pooling off (the graph shades them)
   std::uint64_t allocations_max = 0, allocations_total = 0;
   std::uint32_t draw_calls_max = 0, sprites_max = 0;
 };
 
-struct PoolingSpan {                  // a run of consecutive frames with pooling on, or off
-  bool found = false;                 // false: no such span among the recorded frames
+struct PoolingSpan {                              // a run of consecutive frames with pooling on, or off
+  bool found = false;                             // false: no such span among the recorded frames
   std::uint64_t first_frame = 0, last_frame = 0;  // engine::FrameStats frame indices, inclusive
-  std::size_t frames = 0;             // may be cut at the oldest end of the FrameStats ring
-  Percentiles sim;                    // simulation ms per frame over the span, nearest rank
+  std::size_t frames = 0;                         // may be cut at the oldest end of the FrameStats ring
+  Percentiles sim;                                // simulation ms per frame over the span, nearest rank
 };
 
-struct PoolingSpans {                 // before and after: the newest span of each kind
+struct PoolingSpans {  // before and after: the newest span of each kind
   PoolingSpan pooled, heap;
-  Percentiles ratio;                  // heap / pooled, field by field; 0 unless both exist
+  Percentiles ratio;  // heap / pooled, field by field; 0 unless both exist
 };
 
 struct OverlayModel {
-  std::uint64_t sim_step = 0;          // simulated steps so far
+  std::uint64_t sim_step = 0;  // simulated steps so far
   bool pooling = true;
   engine::StorageMode storage = engine::StorageMode::contiguous;
   WalkMode walk = WalkMode::slot_order;  // how pooled stores walk (bitmap, swap-pop or slot-order list)
   std::array<PoolView, kPoolCount> pools{};
   std::size_t bytes_held_total = 0;
-  std::vector<GrowthRow> growth_log;   // oldest first
-  std::uint64_t growth_events = 0;     // all pools, including growths past the log's capacity
-  std::uint64_t rebuilds = 0;          // pools rebuilt by a pooling switch (listed, not counted above)
+  std::vector<GrowthRow> growth_log;  // oldest first
+  std::uint64_t growth_events = 0;    // all pools, including growths past the log's capacity
+  std::uint64_t rebuilds = 0;         // pools rebuilt by a pooling switch (listed, not counted above)
   std::uint64_t growth_log_dropped = 0;
   FrameWindow window;
-  PoolingSpans spans;                  // over every recorded frame (FrameStats' ring, up to
-                                       // 2400), so a heap span outlives the graph's window
-  FrameRow latest;                     // the newest committed frame
+  PoolingSpans spans;  // over every recorded frame (FrameStats' ring, up to
+                       // 2400), so a heap span outlives the graph's window
+  FrameRow latest;     // the newest committed frame
   CapacityAdvices advice{};
   AdvisorOptions advisor_options;
-  std::vector<double> scratch;         // reused by update_overlay_model for percentiles
+  std::vector<double> scratch;  // reused by update_overlay_model for percentiles
 };
 
 struct OverlaySources {
@@ -129,7 +129,8 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& sources, co
 OverlayModel make_overlay_model(const OverlaySources& sources, const OverlayViewOptions& view = {});
 
 // Which frames of `frames` fall in the window (the newest `count`); pure, for tests.
-std::size_t window_frame_count(const engine::FrameStats& frames, double window_seconds, double fixed_frame_seconds) noexcept;
+std::size_t window_frame_count(const engine::FrameStats& frames, double window_seconds,
+                               double fixed_frame_seconds) noexcept;
 
 // The newest pooled and heap spans among `frames` (by their tags) with their simulation
 // percentiles. scratch: reused (reserved to frames.window() once), so no allocation per call.

@@ -7,7 +7,8 @@ void record_growth_events(const Simulation& sim, engine::FrameStats& frames, std
   for (; seen < log.size(); ++seen) {
     const GrowthRecord& g = log[seen];
     if (g.rebuild) continue;  // a pooling switch, not a growth: no marker on the graph
-    frames.record_event(static_cast<std::uint32_t>(g.pool), pool_name(g.pool), static_cast<double>(g.event.new_capacity));
+    frames.record_event(static_cast<std::uint32_t>(g.pool), pool_name(g.pool),
+                        static_cast<double>(g.event.new_capacity));
   }
 }
 

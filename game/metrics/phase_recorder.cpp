@@ -9,9 +9,10 @@ namespace {
 
 // The settings whose change starts a phase: those a script can set (script.hpp).
 bool same_phase(const Settings& a, const Settings& b) {
-  return a.pooling == b.pooling && a.storage == b.storage && a.walk == b.walk && a.stress == b.stress && a.autofire == b.autofire &&
-         a.enemy_density == b.enemy_density && a.particles_per_explosion == b.particles_per_explosion &&
-         a.sparks_per_hit == b.sparks_per_hit && a.trail_per_second == b.trail_per_second;
+  return a.pooling == b.pooling && a.storage == b.storage && a.walk == b.walk && a.stress == b.stress &&
+         a.autofire == b.autofire && a.enemy_density == b.enemy_density &&
+         a.particles_per_explosion == b.particles_per_explosion && a.sparks_per_hit == b.sparks_per_hit &&
+         a.trail_per_second == b.trail_per_second;
 }
 
 nlohmann::json to_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}}; }
@@ -24,8 +25,7 @@ nlohmann::json walk_costs(const PhaseSummary& p) {
 
 }  // namespace
 
-PhaseRecorder::PhaseRecorder(const Simulation& sim, std::uint64_t frames)
-    : growth_events_(sim.stats().growth_events) {
+PhaseRecorder::PhaseRecorder(const Simulation& sim, std::uint64_t frames) : growth_events_(sim.stats().growth_events) {
   samples_.reserve(static_cast<std::size_t>(std::clamp<std::uint64_t>(frames, 1, kMaxTimedFrames)));
   phases_.reserve(kMaxPhases);
 }

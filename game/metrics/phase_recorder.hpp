@@ -25,10 +25,10 @@ struct PhaseSummary {
   engine::StorageMode storage = engine::StorageMode::contiguous;
   WalkMode walk = WalkMode::slot_order;
   std::array<double, kPoolCount> walk_ns_per_object{};  // per pool, mean over the phase's steps
-  Percentiles sim_ms, render_ms;                  // render: 0 headless
-  std::size_t peak_live = 0;                      // all four pools summed, worst step
-  std::uint64_t growth_events = 0;                // pool growths during the phase
-  std::uint64_t heap_allocs_p50 = 0;              // operator new calls per step
+  Percentiles sim_ms, render_ms;                        // render: 0 headless
+  std::size_t peak_live = 0;                            // all four pools summed, worst step
+  std::uint64_t growth_events = 0;                      // pool growths during the phase
+  std::uint64_t heap_allocs_p50 = 0;                    // operator new calls per step
   std::uint64_t heap_allocs_max = 0;
   // The allocator's figures and the resident set, read every kHeapSampleSteps steps (outside the
   // timed part; mallinfo2 walks the free lists): the last reading of the phase, and its step.

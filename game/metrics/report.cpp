@@ -47,34 +47,43 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
   for (std::size_t i = 0; i < kPoolCount; ++i) {
     const StoreStats& s = stats.pools[i];
     const PoolConfig& c = settings.pools[i];
-    pools[pool_name(static_cast<PoolId>(i))] = {
-        {"live", s.live},
-        {"peak_live", s.peak_live},
-        {"capacity", s.capacity},
-        {"growth_events", s.growth_events},
-        {"bytes_held", s.bytes_held},
-        {"page_slots_used", s.page_slots},
-        {"spawns", s.spawns},
-        {"releases", s.releases},
-        {"refused_spawns", s.refused_spawns},
-        {"walk_ns_per_object", s.walk_ns_per_object},  // the last steps' update time per object (smoothed)
-        {"policy", {{"initial_capacity", c.initial_capacity}, {"growth_step", c.growth_step},
-                    {"max_capacity", c.max_capacity}, {"page_slots", c.page_slots}}}};
+    pools[pool_name(static_cast<PoolId>(i))] = {{"live", s.live},
+                                                {"peak_live", s.peak_live},
+                                                {"capacity", s.capacity},
+                                                {"growth_events", s.growth_events},
+                                                {"bytes_held", s.bytes_held},
+                                                {"page_slots_used", s.page_slots},
+                                                {"spawns", s.spawns},
+                                                {"releases", s.releases},
+                                                {"refused_spawns", s.refused_spawns},
+                                                {"walk_ns_per_object", s.walk_ns_per_object},  // the last steps' update
+                                                                                               // time per object
+                                                                                               // (smoothed)
+                                                {"policy",
+                                                 {{"initial_capacity", c.initial_capacity},
+                                                  {"growth_step", c.growth_step},
+                                                  {"max_capacity", c.max_capacity},
+                                                  {"page_slots", c.page_slots}}}};
   }
   report["pools"] = pools;
-  report["heap_allocs"] = {
-      {"per_frame_max_steady", frames.heap_allocs_per_frame_max_steady},
-      {"steady_state", "frames after the first " + std::to_string(frames.warmup_frames) +
-                           " (warm-up) and after the last frame in which any pool grew; -1: no such frame"},
-      {"steady_from_frame", frames.steady_from_frame},
-      {"steady_frames", frames.steady_frames},
-      {"last_growth_frame", frames.last_growth_frame},
-      {"per_frame_max", frames.heap_allocs_per_frame_max},
-      {"during_frames", frames.heap_allocs_total},
-      {"process_total", heap_alloc_count()}};
-  report["game"] = {{"score", stats.score},     {"lives", stats.lives},   {"wave", stats.wave},
-                    {"loop_level", stats.loop_level}, {"game_over", stats.game_over},
-                    {"kills", stats.kills},     {"hits", stats.hits},     {"deaths", stats.deaths},
+  report["heap_allocs"] = {{"per_frame_max_steady", frames.heap_allocs_per_frame_max_steady},
+                           {"steady_state",
+                            "frames after the first " + std::to_string(frames.warmup_frames) +
+                                " (warm-up) and after the last frame in which any pool grew; -1: no such frame"},
+                           {"steady_from_frame", frames.steady_from_frame},
+                           {"steady_frames", frames.steady_frames},
+                           {"last_growth_frame", frames.last_growth_frame},
+                           {"per_frame_max", frames.heap_allocs_per_frame_max},
+                           {"during_frames", frames.heap_allocs_total},
+                           {"process_total", heap_alloc_count()}};
+  report["game"] = {{"score", stats.score},
+                    {"lives", stats.lives},
+                    {"wave", stats.wave},
+                    {"loop_level", stats.loop_level},
+                    {"game_over", stats.game_over},
+                    {"kills", stats.kills},
+                    {"hits", stats.hits},
+                    {"deaths", stats.deaths},
                     {"restarts", stats.restarts},
                     {"stale_refusals", stats.stale_refusals}};  // homing shots whose target handle was refused
   json log = json::array();

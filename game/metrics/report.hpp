@@ -19,10 +19,10 @@ namespace game {
 struct ReportContext {
   std::string scenario_path;
   bool headless = true;
-  const OverlayModel* overlay = nullptr;  // set: the report gets "overlay" and "advisor" sections
+  const OverlayModel* overlay = nullptr;              // set: the report gets "overlay" and "advisor" sections
   const std::vector<PhaseSummary>* phases = nullptr;  // set: the report gets "phases"
-  std::string script_path = {};           // --script FILE; empty: none (the report says null)
-  const MemorySnapshot* memory = nullptr; // set: the report gets "memory" (the maps' summaries, allocator figures)
+  std::string script_path = {};                       // --script FILE; empty: none (the report says null)
+  const MemorySnapshot* memory = nullptr;  // set: the report gets "memory" (the maps' summaries, allocator figures)
 };
 
 nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, const ReportContext& context);

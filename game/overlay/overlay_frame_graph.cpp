@@ -16,8 +16,8 @@ namespace {
 using namespace overlay_colors;
 using namespace graph_detail;
 
-constexpr float kLaneGap = 8;             // between the rendering and the simulation lane
-constexpr float kSimLaneShare = 0.45f;    // of the height the lanes share
+constexpr float kLaneGap = 8;           // between the rendering and the simulation lane
+constexpr float kSimLaneShare = 0.45f;  // of the height the lanes share
 
 // Many frames per pixel column: each column shows its worst frame, so a spike never hides
 // between two drawn points; a column with any heap frame is shaded.
@@ -120,9 +120,10 @@ void line(ImDrawList* dl, const FrameWindow& w, const Plot& plot, std::size_t co
 
 void frame_tooltip(const FrameWindow& w, const Plot& render, const Plot& sim, std::size_t columns) {
   const float mx = ImGui::GetIO().MousePos.x;
-  const auto c = static_cast<std::size_t>(std::clamp(
-      std::lround((mx - render.left) / std::max(1.0f, render.right - render.left) * static_cast<float>(columns - 1)), 0L,
-      static_cast<long>(columns - 1)));
+  const auto c =
+      static_cast<std::size_t>(std::clamp(std::lround((mx - render.left) / std::max(1.0f, render.right - render.left) *
+                                                      static_cast<float>(columns - 1)),
+                                          0L, static_cast<long>(columns - 1)));
   const FrameRow& r = w.rows[column_of(w, c, columns).first];
   ImGui::GetWindowDrawList()->AddLine(ImVec2(render.x(c), render.top), ImVec2(render.x(c), sim.bottom),
                                       pack(255, 255, 255, 90));
@@ -132,7 +133,8 @@ void frame_tooltip(const FrameWindow& w, const Plot& render, const Plot& sim, st
               static_cast<double>(r.render_ms), static_cast<double>(r.total_ms()));
   ImGui::Text("heap allocations %" PRIu64 "   draw calls %u   sprites %u", r.allocations, r.draw_calls, r.sprites);
   for (std::size_t i = 0; i < kPoolCount; ++i) {
-    if ((r.grew & (1u << i)) != 0) ImGui::TextColored(vec(pool(static_cast<PoolId>(i))), "%s grew", pool_name(static_cast<PoolId>(i)));
+    if ((r.grew & (1u << i)) != 0)
+      ImGui::TextColored(vec(pool(static_cast<PoolId>(i))), "%s grew", pool_name(static_cast<PoolId>(i)));
   }
   if (r.over_budget) ImGui::TextColored(vec(budget), "over the %.1f ms budget", w.budget_ms);
   ImGui::EndTooltip();
@@ -163,7 +165,8 @@ FrameGraphRects draw_frame_graph(const FrameWindow& w, bool stacked, float heigh
   const Plot sim = lane(box, split + kLaneGap, box.y1 - kInset, lane_top(w.sim, 0.001), columns, 3);
   rects.render_lane = render.rect();
   rects.sim_lane = sim.rect();
-  dl->AddLine(ImVec2(box.x0 + 3, split + kLaneGap / 2), ImVec2(box.x1 - 3, split + kLaneGap / 2), with_alpha(kLabel, 90));
+  dl->AddLine(ImVec2(box.x0 + 3, split + kLaneGap / 2), ImVec2(box.x1 - 3, split + kLaneGap / 2),
+              with_alpha(kLabel, 90));
   growth_and_budget_marks(dl, w, render, sim, columns);
 
   if (stacked) {  // rendering lane: the simulation's share at the bottom, rendering on top of it

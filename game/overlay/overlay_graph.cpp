@@ -10,10 +10,14 @@ namespace overlay_colors {
 
 std::uint32_t pool(PoolId id) noexcept {
   switch (id) {
-    case PoolId::bullets: return pack(120, 255, 230);
-    case PoolId::enemy_bullets: return pack(255, 110, 170);
-    case PoolId::particles: return pack(255, 190, 70);
-    case PoolId::enemies: return pack(175, 140, 255);
+    case PoolId::bullets:
+      return pack(120, 255, 230);
+    case PoolId::enemy_bullets:
+      return pack(255, 110, 170);
+    case PoolId::particles:
+      return pack(255, 190, 70);
+    case PoolId::enemies:
+      return pack(175, 140, 255);
   }
   return pack(255, 255, 255);
 }

@@ -30,26 +30,27 @@ namespace overlay_colors {
 inline constexpr std::uint32_t pack(std::uint32_t r, std::uint32_t g, std::uint32_t b, std::uint32_t a = 255) {
   return r | (g << 8) | (b << 16) | (a << 24);
 }
-inline constexpr std::uint32_t title = pack(30, 64, 108);         // the panel's title bar
+inline constexpr std::uint32_t title = pack(30, 64, 108);  // the panel's title bar
 inline constexpr std::uint32_t graph_bg = pack(14, 16, 24, 235);
 inline constexpr std::uint32_t sim_line = pack(80, 190, 255);     // simulation time
 inline constexpr std::uint32_t total_line = pack(205, 150, 255);  // sim + render (stacked) or render (lines)
 inline constexpr std::uint32_t budget = pack(255, 80, 80);
-inline constexpr std::uint32_t pooled = pack(70, 215, 120);       // A/B: pooling on
-inline constexpr std::uint32_t heap = pack(255, 140, 40);         // A/B: pooling off
+inline constexpr std::uint32_t pooled = pack(70, 215, 120);         // A/B: pooling on
+inline constexpr std::uint32_t heap = pack(255, 140, 40);           // A/B: pooling off
 inline constexpr std::uint32_t heap_span = pack(255, 140, 40, 56);  // tint behind frames with pooling off
-std::uint32_t pool(PoolId id) noexcept;                           // each pool's own colour
-ImVec4 vec(std::uint32_t packed) noexcept;                        // for ImGui::TextColored & co
+std::uint32_t pool(PoolId id) noexcept;                             // each pool's own colour
+ImVec4 vec(std::uint32_t packed) noexcept;                          // for ImGui::TextColored & co
 }  // namespace overlay_colors
 
 struct FrameGraphRects {
-  ScreenRect box;                     // the whole graph
-  ScreenRect render_lane, sim_lane;   // each lane's plot area (inside the box, right of its axis)
+  ScreenRect box;                    // the whole graph
+  ScreenRect render_lane, sim_lane;  // each lane's plot area (inside the box, right of its axis)
 };
 
 // Draws the window's frame times into a box `height` pixels tall, the full content width.
 FrameGraphRects draw_frame_graph(const FrameWindow& window, bool stacked, float height, std::vector<ImVec2>& scratch);
 // Draws both runs' per-step simulation times (pooled green, heap orange) over result.frames.
-ScreenRect draw_compare_graph(const CompareResult& result, float height, double budget_ms, std::vector<ImVec2>& scratch);
+ScreenRect draw_compare_graph(const CompareResult& result, float height, double budget_ms,
+                              std::vector<ImVec2>& scratch);
 
 }  // namespace game

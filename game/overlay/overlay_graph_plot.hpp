@@ -28,9 +28,7 @@ struct Plot {
   float x(std::size_t i) const {
     return slots > 1 ? left + (right - left) * static_cast<float>(i) / static_cast<float>(slots - 1) : left;
   }
-  float y(double ms) const {
-    return bottom - (bottom - top) * static_cast<float>(std::clamp(ms / y_max, 0.0, 1.0));
-  }
+  float y(double ms) const { return bottom - (bottom - top) * static_cast<float>(std::clamp(ms / y_max, 0.0, 1.0)); }
   ScreenRect rect() const { return {left, top, right, bottom}; }
 };
 

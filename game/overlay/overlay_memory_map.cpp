@@ -28,7 +28,8 @@ ScreenRect draw_block(ImDrawList* draw, ImVec2 origin, const MemoryMap& map, Col
     while (c < kMapColumns && r * kMapColumns + c < cells.size()) {
       const std::uint32_t col = colour(cells[r * kMapColumns + c]);
       std::size_t end = c + 1;
-      while (end < kMapColumns && r * kMapColumns + end < cells.size() && colour(cells[r * kMapColumns + end]) == col) ++end;
+      while (end < kMapColumns && r * kMapColumns + end < cells.size() && colour(cells[r * kMapColumns + end]) == col)
+        ++end;
       draw->AddRectFilled(ImVec2(origin.x + static_cast<float>(c) * kCellW, y),
                           ImVec2(origin.x + static_cast<float>(end) * kCellW, y + kCellH), col);
       c = end;
@@ -49,14 +50,16 @@ void pool_line(const PoolMemory& m) {
   ImGui::TextColored(overlay_colors::vec(overlay_colors::pool(m.id)), "%s", short_name(m.id));
   ImGui::SameLine();
   if (!m.pooled) {
-    const double density = s.span_bytes == 0 ? 1.0 : static_cast<double>(s.live * m.object_bytes) / static_cast<double>(s.span_bytes);
-    ImGui::TextColored(kBad, "heap: %s objects over %s, %.1f %% of it theirs", Compact(static_cast<double>(s.live)).text,
-                       Bytes(s.span_bytes).text, 100.0 * density);
+    const double density =
+        s.span_bytes == 0 ? 1.0 : static_cast<double>(s.live * m.object_bytes) / static_cast<double>(s.span_bytes);
+    ImGui::TextColored(kBad, "heap: %s objects over %s, %.1f %% of it theirs",
+                       Compact(static_cast<double>(s.live)).text, Bytes(s.span_bytes).text, 100.0 * density);
     return;
   }
-  ImGui::TextColored(kDim, "%s/%s live, %s holes (longest %s), lines live %.0f %%", Compact(static_cast<double>(s.live)).text,
-                     Compact(static_cast<double>(s.positions)).text, Compact(static_cast<double>(s.holes)).text,
-                     Compact(static_cast<double>(s.longest_hole)).text, 100.0 * s.line_share());
+  ImGui::TextColored(kDim, "%s/%s live, %s holes (longest %s), lines live %.0f %%",
+                     Compact(static_cast<double>(s.live)).text, Compact(static_cast<double>(s.positions)).text,
+                     Compact(static_cast<double>(s.holes)).text, Compact(static_cast<double>(s.longest_hole)).text,
+                     100.0 * s.line_share());
 }
 
 }  // namespace
@@ -68,11 +71,12 @@ MemoryMapRects draw_memory_map(const MemorySnapshot& snapshot) {
     return rects;
   }
   ImGui::TextColored(kDim, "left: live share per cell   right: walk order   (step %" PRIu64 ")", snapshot.step());
-  help_marker("Each cell is a run of slots. Left: green where every slot holds a live object, red where none does "
-              "(a hole), grey-blue past the last live object (capacity not in use); white ticks are page edges "
-              "(stable storage). Right: where in the manager's walk the cell's first live slot comes, blue first, "
-              "yellow last: a smooth gradient is a walk in address order, noise a scrambled one. With pooling off "
-              "a cell is a run of heap addresses between the lowest and the highest object.");
+  help_marker(
+      "Each cell is a run of slots. Left: green where every slot holds a live object, red where none does "
+      "(a hole), grey-blue past the last live object (capacity not in use); white ticks are page edges "
+      "(stable storage). Right: where in the manager's walk the cell's first live slot comes, blue first, "
+      "yellow last: a smooth gradient is a walk in address order, noise a scrambled one. With pooling off "
+      "a cell is a run of heap addresses between the lowest and the highest object.");
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (const PoolMemory& m : snapshot.pools()) {
     pool_line(m);
@@ -87,16 +91,19 @@ MemoryMapRects draw_memory_map(const MemorySnapshot& snapshot) {
   const HeapFigures& h = snapshot.heap();
   if (h.valid) {
     ImGui::Text("allocator: arena %s, in use %s", Bytes(h.arena_bytes).text, Bytes(h.in_use_bytes).text);
-    ImGui::Text("free but held %s in %s chunks:", Bytes(h.free_bytes).text, Compact(static_cast<double>(h.free_chunks)).text);
+    ImGui::Text("free but held %s in %s chunks:", Bytes(h.free_bytes).text,
+                Compact(static_cast<double>(h.free_chunks)).text);
     ImGui::SameLine();
     ImGui::TextColored(h.fragmentation() > 0.25 ? kBad : kGood, "%.0f %% of the arena", 100.0 * h.fragmentation());
-    help_marker("glibc mallinfo2(): the arena is what malloc took from the system; free-but-held is memory no object "
-                "uses that the allocator keeps, cut into that many free chunks. Many small new/delete calls leave it "
-                "behind; a pool holds its slots instead, and reuses them.");
+    help_marker(
+        "glibc mallinfo2(): the arena is what malloc took from the system; free-but-held is memory no object "
+        "uses that the allocator keeps, cut into that many free chunks. Many small new/delete calls leave it "
+        "behind; a pool holds its slots instead, and reuses them.");
   } else {
     ImGui::TextColored(kDim, "allocator figures: not glibc");
   }
-  ImGui::Text("resident %s (statm), pools hold %s", Bytes(h.resident_bytes).text, Bytes(snapshot.pools_bytes_held()).text);
+  ImGui::Text("resident %s (statm), pools hold %s", Bytes(h.resident_bytes).text,
+              Bytes(snapshot.pools_bytes_held()).text);
   return rects;
 }
 

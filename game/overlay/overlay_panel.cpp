@@ -81,8 +81,8 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     ImGui::SameLine(0, 4);
     ImGui::TextColored(model.pooling ? kGood : kBad, "%s", model.pooling ? "ON" : "OFF");
     ImGui::SameLine(0, 4);
-    ImGui::TextColored(kDim, "(%s, %s walk)%s", engine::storage_mode_name(model.storage),
-                       walk_name(model.walk).data(), frame.runtime.paused ? "  PAUSED" : "");
+    ImGui::TextColored(kDim, "(%s, %s walk)%s", engine::storage_mode_name(model.storage), walk_name(model.walk).data(),
+                       frame.runtime.paused ? "  PAUSED" : "");
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());
     // Pools and Memory open: what there is to see. The tall sections (Frame time, Controls,
@@ -125,8 +125,15 @@ void OverlayPanel::draw_warnings(const OverlayModel& model) {
 
 void OverlayPanel::draw_pools(const OverlayModel& model) {
   if (ImGui::BeginTable("pools", 9, kTableFlags)) {
-    columns({{"pool", 64}, {"live / capacity", 0}, {"free", 34}, {"peak", 34}, {"held", 50}, {"in/s", 34},
-             {"out/s", 34}, {"ns/obj", 36}, {"grew", 24}});
+    columns({{"pool", 64},
+             {"live / capacity", 0},
+             {"free", 34},
+             {"peak", 34},
+             {"held", 50},
+             {"in/s", 34},
+             {"out/s", 34},
+             {"ns/obj", 36},
+             {"grew", 24}});
     for (const PoolView& p : model.pools) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -172,9 +179,10 @@ void OverlayPanel::draw_pools(const OverlayModel& model) {
   if (enemies.stale_gets > 0) {
     ImGui::TextColored(vec(pool(PoolId::enemies)), "stale handles refused %.1f/s", enemies.rates.stale_gets_per_second);
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("homing shots whose target died: the enemy store refused the old handle\n"
-                        "(even when a new enemy had its slot), so they picked a new target; %" PRIu64 " so far",
-                        enemies.stale_gets);
+      ImGui::SetTooltip(
+          "homing shots whose target died: the enemy store refused the old handle\n"
+          "(even when a new enemy had its slot), so they picked a new target; %" PRIu64 " so far",
+          enemies.stale_gets);
     }
   }
   draw_growth_log(model);
@@ -229,7 +237,8 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
     }
     ImGui::EndTable();
   }
-  if (model.growth_log_dropped > 0) ImGui::TextColored(kDim, "(%" PRIu64 " later growths counted, not listed)", model.growth_log_dropped);
+  if (model.growth_log_dropped > 0)
+    ImGui::TextColored(kDim, "(%" PRIu64 " later growths counted, not listed)", model.growth_log_dropped);
   ImGui::TreePop();
 }
 
@@ -276,8 +285,8 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
     // Before and after: the newest span of each kind, and how much slower the heap one ran.
     const PoolingSpans& spans = model.spans;
     char frames[64];
-    for (const auto& [name, colour, s] : {std::tuple{"sim pooled", pooled, &spans.pooled},
-                                          std::tuple{"sim heap", heap, &spans.heap}}) {
+    for (const auto& [name, colour, s] :
+         {std::tuple{"sim pooled", pooled, &spans.pooled}, std::tuple{"sim heap", heap, &spans.heap}}) {
       if (!s->found) continue;
       std::snprintf(frames, sizeof frames, "last span: frames %" PRIu64 "-%" PRIu64, s->first_frame, s->last_frame);
       row(name, colour, s->sim, frames);
@@ -295,7 +304,8 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
     }
     ImGui::EndTable();
   }
-  if (!model.spans.heap.found) ImGui::TextColored(kDim, "switch pooling off (Controls) to see a heap span beside this one");
+  if (!model.spans.heap.found)
+    ImGui::TextColored(kDim, "switch pooling off (Controls) to see a heap span beside this one");
   // Legend for the markers.
   ImGui::TextColored(kDim, "markers:");
   for (std::size_t i = 0; i < kPoolCount; ++i) {
@@ -314,11 +324,13 @@ void OverlayPanel::draw_memory(const OverlayModel& model) {
   ImGui::Text("heap allocations this frame:");
   ImGui::SameLine();
   ImGui::TextColored(now == 0 ? kGood : kBad, "%" PRIu64, now);
-  help_marker("operator new calls made by the simulation steps of the frame, counted by the game's own hook. "
-              "With pooling on they stay at 0 once the pools have grown to fit; with pooling off every bullet, "
-              "spark and enemy is its own new and delete.");
+  help_marker(
+      "operator new calls made by the simulation steps of the frame, counted by the game's own hook. "
+      "With pooling on they stay at 0 once the pools have grown to fit; with pooling off every bullet, "
+      "spark and enemy is its own new and delete.");
   ImGui::SameLine();
-  ImGui::TextColored(kDim, "  max %s, total %s in window", Compact(w.allocations_max).text, Compact(w.allocations_total).text);
+  ImGui::TextColored(kDim, "  max %s, total %s in window", Compact(w.allocations_max).text,
+                     Compact(w.allocations_total).text);
   plot_scratch_.clear();
   for (const FrameRow& r : w.rows) plot_scratch_.push_back(static_cast<float>(r.allocations));
   ImGui::PushStyleColor(ImGuiCol_PlotHistogram, model.pooling ? kGood : kBad);

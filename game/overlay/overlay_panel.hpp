@@ -29,37 +29,37 @@
 namespace game {
 
 struct OverlayCommands {
-  std::optional<Settings> settings;   // the requested settings changed
+  std::optional<Settings> settings;  // the requested settings changed
   bool toggle_pause = false;
-  bool single_step = false;           // one step while paused
+  bool single_step = false;  // one step while paused
   std::optional<bool> vsync;
-  std::optional<float> volume;        // master volume 0..1
+  std::optional<float> volume;  // master volume 0..1
   std::optional<bool> muted;
-  bool reset_stats = false;           // frame-time window, events, rates
-  bool export_csv = false;            // frame window + growth log to csv_dir
-  bool start_compare = false;         // A/B run of compare_frames steps each
+  bool reset_stats = false;    // frame-time window, events, rates
+  bool export_csv = false;     // frame window + growth log to csv_dir
+  bool start_compare = false;  // A/B run of compare_frames steps each
   bool cancel_compare = false;
-  bool export_compare = false;        // the finished A/B run as CSV + PNG to csv_dir
+  bool export_compare = false;  // the finished A/B run as CSV + PNG to csv_dir
   std::uint64_t compare_frames = 600;
-  std::string csv_dir;                // "" = the working directory
+  std::string csv_dir;  // "" = the working directory
 };
 
-struct OverlayRuntime {               // what the panel shows of the runtime
+struct OverlayRuntime {  // what the panel shows of the runtime
   bool paused = false;
   bool vsync = false;
-  bool deterministic = false;         // one step per frame (scripted runs, screenshots)
+  bool deterministic = false;  // one step per frame (scripted runs, screenshots)
   struct Sound {
-    bool device = false;              // false: no audio device, the game runs silent
-    float volume = 0.8f;              // 0..1
+    bool device = false;  // false: no audio device, the game runs silent
+    float volume = 0.8f;  // 0..1
     bool muted = false;
   } sound;
 };
 
 struct OverlayFrame {
   const OverlayModel& model;
-  const Settings& requested;          // Simulation::settings(): what the next step applies
+  const Settings& requested;  // Simulation::settings(): what the next step applies
   OverlayRuntime runtime;
-  const CompareRun* compare = nullptr;  // running or finished A/B run, if any
+  const CompareRun* compare = nullptr;     // running or finished A/B run, if any
   const MemorySnapshot* memory = nullptr;  // set: the "Memory map" section is drawn from it
 };
 
@@ -75,7 +75,7 @@ class OverlayPanel {
 
   const OverlayViewOptions& view() const noexcept { return view_; }  // build the model with these
   void set_message(std::string message) { message_ = std::move(message); }
-  ScreenRect graph_rect() const noexcept { return graph_.box; }      // last frame-time graph (tests)
+  ScreenRect graph_rect() const noexcept { return graph_.box; }           // last frame-time graph (tests)
   const FrameGraphRects& graph_rects() const noexcept { return graph_; }  // with its lanes (tests)
   ScreenRect panel_rect() const noexcept { return panel_rect_; }
   // How far the column's content overflowed its height last frame (0: no scrolling needed).
@@ -83,7 +83,9 @@ class OverlayPanel {
   // Where a widget was drawn last, by label: the section headers, "pooling", "Pause",
   // "Reset statistics", "volume", "Apply suggestions", "Run A/B". Empty if not drawn. Tests click there.
   ScreenRect item_rect(const char* label) const noexcept;
-  void open_memory_map() noexcept { open_tall_ = TallSection::memory_map; }  // before the first draw (tests, screenshots)
+  void open_memory_map() noexcept {
+    open_tall_ = TallSection::memory_map;
+  }  // before the first draw (tests, screenshots)
   const MemoryMapRects& memory_map_rects() const noexcept { return memory_map_rects_; }
 
  private:
@@ -103,9 +105,9 @@ class OverlayPanel {
   OverlayViewOptions view_;
   bool stacked_ = true;
   char csv_dir_[256] = {};
-  std::vector<float> plot_scratch_;    // allocations histogram
-  std::vector<ImVec2> points_scratch_; // graph polylines
-  std::optional<std::array<PoolConfig, kPoolCount>> pool_edits_;  // Controls, not yet applied
+  std::vector<float> plot_scratch_;                                   // allocations histogram
+  std::vector<ImVec2> points_scratch_;                                // graph polylines
+  std::optional<std::array<PoolConfig, kPoolCount>> pool_edits_;      // Controls, not yet applied
   std::optional<std::array<PoolConfig, kPoolCount>> policy_request_;  // applied; checked next step
   std::uint64_t policy_request_step_ = 0;
   int compare_frames_ = 600;

@@ -57,8 +57,9 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   bool changed = false;
   changed |= ImGui::Checkbox("pooling", &s.pooling);
   remember("pooling");
-  help_marker("Off: every object is its own new/delete (a std::vector<T*>), the code a pool replaces. "
-              "Switching moves every live object; the game itself does not change.");
+  help_marker(
+      "Off: every object is its own new/delete (a std::vector<T*>), the code a pool replaces. "
+      "Switching moves every live object; the game itself does not change.");
   ImGui::SameLine(0, 24);
   int storage = static_cast<int>(s.storage);  // the radio values are StorageMode's
   changed |= ImGui::RadioButton("contiguous", &storage, static_cast<int>(engine::StorageMode::contiguous));
@@ -79,10 +80,11 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   ImGui::SameLine();
   changed |= ImGui::RadioButton("slot-order list", &walk, static_cast<int>(WalkMode::slot_order));
   remember("slot-order list");
-  help_marker("bitmap: the pool's own walk over its occupancy bits. swap-pop list: the classic active-index "
-              "list, a dead index replaced by the last, so the order scrambles as the game churns and the walk "
-              "reads memory at random. slot-order list: the same list kept sorted (spawns merged in, an O(n) "
-              "pass per step), so the walk reads memory in order. The game is the same in all three.");
+  help_marker(
+      "bitmap: the pool's own walk over its occupancy bits. swap-pop list: the classic active-index "
+      "list, a dead index replaced by the last, so the order scrambles as the game churns and the walk "
+      "reads memory at random. slot-order list: the same list kept sorted (spawns merged in, an O(n) "
+      "pass per step), so the walk reads memory in order. The game is the same in all three.");
   s.walk = static_cast<WalkMode>(walk);
 
   // Pool policies: edited here, applied together with one click (a half-typed number must
@@ -100,7 +102,8 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
       ImGui::TableNextColumn();
       int mode = c.growth_step == 0 ? 0 : 1;
       ImGui::SetNextItemWidth(70);
-      if (ImGui::Combo("##growth", &mode, "double\0step\0")) c.growth_step = mode == 0 ? 0 : std::max<std::size_t>(c.initial_capacity, 64);
+      if (ImGui::Combo("##growth", &mode, "double\0step\0"))
+        c.growth_step = mode == 0 ? 0 : std::max<std::size_t>(c.initial_capacity, 64);
       ImGui::TableNextColumn();
       ImGui::BeginDisabled(c.growth_step == 0);
       ImGui::SetNextItemWidth(80);
@@ -120,7 +123,8 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   for (std::size_t i = 0; i < kPoolCount; ++i) {
     const PoolConfig& a = edits[i];
     const PoolConfig& b = frame.requested.pools[i];
-    edited |= a.initial_capacity != b.initial_capacity || a.growth_step != b.growth_step || a.max_capacity != b.max_capacity;
+    edited |=
+        a.initial_capacity != b.initial_capacity || a.growth_step != b.growth_step || a.max_capacity != b.max_capacity;
   }
   ImGui::BeginDisabled(!edited);
   if (ImGui::Button("Apply policies")) {
@@ -132,8 +136,9 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   ImGui::SameLine();
   if (ImGui::Button("Revert")) pool_edits_.reset();
   ImGui::EndDisabled();
-  help_marker("A bigger initial capacity is reserved at once; a max capacity below the slots a pool already "
-              "holds is refused. At max capacity a pool refuses spawns: the guns stop, the game goes on.");
+  help_marker(
+      "A bigger initial capacity is reserved at once; a max capacity below the slots a pool already "
+      "holds is refused. At max capacity a pool refuses spawns: the guns stop, the game goes on.");
 
   // Stress, then runtime: one separator each and no section titles, so Controls fits 720 rows.
   ImGui::Separator();
@@ -143,7 +148,8 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   ImGui::SetNextItemWidth(170);
   changed |= ImGui::SliderFloat("fire rate x", &s.stress, 0.1f, 100.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
   ImGui::SetNextItemWidth(110);
-  changed |= ImGui::SliderInt("sparks/explosion", &s.particles_per_explosion, 0, 5000, "%d", ImGuiSliderFlags_Logarithmic);
+  changed |=
+      ImGui::SliderInt("sparks/explosion", &s.particles_per_explosion, 0, 5000, "%d", ImGuiSliderFlags_Logarithmic);
   ImGui::SameLine(0, 16);
   ImGui::SetNextItemWidth(110);
   changed |= ImGui::SliderFloat("enemy density", &s.enemy_density, 0.0f, 10.0f, "%.1f");
@@ -162,8 +168,9 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   ImGui::SameLine();
   if (ImGui::Button("Reset statistics")) out.reset_stats = true;
   remember("Reset statistics");
-  help_marker("Clears the frame-time window, its markers and the per-second rates. Peaks and growth "
-              "counts are the pools' own and cover the whole run.");
+  help_marker(
+      "Clears the frame-time window, its markers and the per-second rates. Peaks and growth "
+      "counts are the pools' own and cover the whole run.");
 
   // Sound: the master volume and mute (M); the hum follows the pools' live objects and fill.
   const OverlayRuntime::Sound& sound = frame.runtime.sound;
@@ -201,7 +208,8 @@ void OverlayPanel::draw_advisor(const OverlayFrame& frame, OverlayCommands& out)
       ImGui::TableNextColumn();
       ImGui::Text("%.0f", std::ceil(static_cast<double>(a.peak_live) * view_.advisor.margin));
       ImGui::TableNextColumn();
-      ImGui::TextColored(a.changes_anything() ? kGood : kDim, "%zu%s", a.suggested_initial, a.clamped_to_max ? " (max)" : "");
+      ImGui::TextColored(a.changes_anything() ? kGood : kDim, "%zu%s", a.suggested_initial,
+                         a.clamped_to_max ? " (max)" : "");
       ImGui::TableNextColumn();
       ImGui::Text("%zu", a.current_initial);
       ImGui::TableNextColumn();
@@ -209,7 +217,8 @@ void OverlayPanel::draw_advisor(const OverlayFrame& frame, OverlayCommands& out)
     }
     ImGui::EndTable();
   }
-  const bool any = std::any_of(model.advice.begin(), model.advice.end(), [](const CapacityAdvice& a) { return a.changes_anything(); });
+  const bool any = std::any_of(model.advice.begin(), model.advice.end(),
+                               [](const CapacityAdvice& a) { return a.changes_anything(); });
   ImGui::BeginDisabled(!any);
   const bool apply = ImGui::Button("Apply suggestions");
   remember("Apply suggestions");
@@ -222,13 +231,14 @@ void OverlayPanel::draw_advisor(const OverlayFrame& frame, OverlayCommands& out)
     pool_edits_.reset();
   }
   ImGui::EndDisabled();
-  help_marker("Suggested initial capacity = peak live * (1 + margin), rounded up to 64. Applying reserves it "
-              "at the next step (one last growth, now); a run like this one then never grows again. "
-              "poolshot --advise FILE writes the same numbers into a scenario file.");
+  help_marker(
+      "Suggested initial capacity = peak live * (1 + margin), rounded up to 64. Applying reserves it "
+      "at the next step (one last growth, now); a run like this one then never grows again. "
+      "poolshot --advise FILE writes the same numbers into a scenario file.");
   for (const CapacityAdvice& a : model.advice) {
     if (a.refused_spawns > 0) {
-      ImGui::TextColored(kBad, "%s refused %" PRIu64 " spawns: raise its max capacity, not its start size", pool_name(a.pool),
-                         a.refused_spawns);
+      ImGui::TextColored(kBad, "%s refused %" PRIu64 " spawns: raise its max capacity, not its start size",
+                         pool_name(a.pool), a.refused_spawns);
     }
   }
 }
@@ -248,9 +258,10 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
     if (ImGui::Button("Run A/B")) out.start_compare = true;
     remember("Run A/B");
   }
-  help_marker("Runs the scenario from the start with the current settings twice, pooling on and pooling off, "
-              "same seed and input, steps interleaved, each step timed. The game's own frame times include "
-              "this work while it runs. Headless: poolshot --headless --compare --report FILE.");
+  help_marker(
+      "Runs the scenario from the start with the current settings twice, pooling on and pooling off, "
+      "same seed and input, steps interleaved, each step timed. The game's own frame times include "
+      "this work while it runs. Headless: poolshot --headless --compare --report FILE.");
   if (!run) {
     ImGui::TextColored(kDim, "no comparison yet");
     return;

@@ -19,10 +19,14 @@ inline const ImVec4 kDim(0.62f, 0.64f, 0.70f, 1.0f);  // notes
 
 inline const char* short_name(PoolId id) {
   switch (id) {
-    case PoolId::bullets: return "bullets";
-    case PoolId::enemy_bullets: return "enemy fire";
-    case PoolId::particles: return "particles";
-    case PoolId::enemies: return "enemies";
+    case PoolId::bullets:
+      return "bullets";
+    case PoolId::enemy_bullets:
+      return "enemy fire";
+    case PoolId::particles:
+      return "particles";
+    case PoolId::enemies:
+      return "enemies";
   }
   return "?";
 }
@@ -90,6 +94,6 @@ inline void help_marker(const char* text) {
 }
 
 inline constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
-                                        ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoPadOuterX;
+                                               ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoPadOuterX;
 
 }  // namespace game::overlay_widgets

@@ -8,8 +8,8 @@ namespace game::atlas {
 inline constexpr int kCellPixels = 32;  // each cell is square
 inline constexpr int kColumns = 8;
 inline constexpr int kRows = 8;
-inline constexpr int kWidth = kCellPixels * kColumns;   // 256
-inline constexpr int kHeight = kCellPixels * kRows;     // 256
+inline constexpr int kWidth = kCellPixels * kColumns;  // 256
+inline constexpr int kHeight = kCellPixels * kRows;    // 256
 
 // Row-major cell index (engine::Sprite::cell). Shapes are white/grey with alpha so the
 // sprite colour tints them; every ship-like shape points up (+y) at rotation 0.

@@ -16,19 +16,26 @@ constexpr float kDegrees = kPi / 180.0f;
 
 float radius_of(EnemyKind kind) {
   switch (kind) {
-    case EnemyKind::grunt: return 14;
-    case EnemyKind::spinner: return 16;
-    case EnemyKind::burster: return 18;
-    case EnemyKind::boss: return 44;
+    case EnemyKind::grunt:
+      return 14;
+    case EnemyKind::spinner:
+      return 16;
+    case EnemyKind::burster:
+      return 18;
+    case EnemyKind::boss:
+      return 44;
   }
   return 14;
 }
 
 std::uint32_t bullet_color(FirePattern pattern) {
   switch (pattern) {
-    case FirePattern::aimed: return engine::rgba(255, 90, 120);
-    case FirePattern::radial: return engine::rgba(255, 170, 60);
-    case FirePattern::spiral: return engine::rgba(190, 110, 255);
+    case FirePattern::aimed:
+      return engine::rgba(255, 90, 120);
+    case FirePattern::radial:
+      return engine::rgba(255, 170, 60);
+    case FirePattern::spiral:
+      return engine::rgba(190, 110, 255);
   }
   return engine::rgba(255, 255, 255);
 }
@@ -37,10 +44,14 @@ std::uint32_t bullet_color(FirePattern pattern) {
 Vec2 sway(const Enemy& e, float world_width) {
   const float t = e.age;
   switch (e.wave.kind) {
-    case EnemyKind::grunt: return {std::sin(t * 1.4f + e.phase) * 70.0f, std::sin(t * 0.9f + e.phase) * 12.0f};
-    case EnemyKind::spinner: return {std::cos(t * 2.0f + e.phase) * 60.0f, std::sin(t * 2.0f + e.phase) * 40.0f};
-    case EnemyKind::burster: return {std::sin(t * 0.6f + e.phase) * 120.0f, 0.0f};
-    case EnemyKind::boss: return {std::sin(t * 0.35f + e.phase) * world_width * 0.3f, std::sin(t * 0.7f) * 30.0f};
+    case EnemyKind::grunt:
+      return {std::sin(t * 1.4f + e.phase) * 70.0f, std::sin(t * 0.9f + e.phase) * 12.0f};
+    case EnemyKind::spinner:
+      return {std::cos(t * 2.0f + e.phase) * 60.0f, std::sin(t * 2.0f + e.phase) * 40.0f};
+    case EnemyKind::burster:
+      return {std::sin(t * 0.6f + e.phase) * 120.0f, 0.0f};
+    case EnemyKind::boss:
+      return {std::sin(t * 0.35f + e.phase) * world_width * 0.3f, std::sin(t * 0.7f) * 30.0f};
   }
   return {};
 }
@@ -114,7 +125,8 @@ void EnemyManager::sort_by_seq() {
   sorting_.clear();
   sorting_.reserve(store_.capacity());  // allocates only after the store grew
   store_.for_each_handle([this](engine::PoolHandle handle, Enemy& e) { sorting_.push_back({&e, handle}); });
-  std::sort(sorting_.begin(), sorting_.end(), [](const Entry& a, const Entry& b) { return a.enemy->seq < b.enemy->seq; });
+  std::sort(sorting_.begin(), sorting_.end(),
+            [](const Entry& a, const Entry& b) { return a.enemy->seq < b.enemy->seq; });
   by_seq_.clear();
   handles_by_seq_.clear();
   by_seq_.reserve(store_.capacity());

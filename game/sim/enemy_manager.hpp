@@ -15,8 +15,7 @@ namespace game {
 
 class EnemyManager {
  public:
-  EnemyManager(const engine::GrowthPolicy& policy, bool pooled, std::uint64_t seed, const Scenario& scenario,
-               float dt);
+  EnemyManager(const engine::GrowthPolicy& policy, bool pooled, std::uint64_t seed, const Scenario& scenario, float dt);
 
   // Advances the wave clock; spawns every wave that is due (count x density enemies).
   void spawn_due_waves(float dt, float density);
@@ -48,15 +47,15 @@ class EnemyManager {
   ObjectStore<Enemy> store_;
   std::uint64_t seed_;
   const Scenario* scenario_;
-  float approach_;                // fraction of the way to the target covered per step
+  float approach_;  // fraction of the way to the target covered per step
   struct Entry {
     Enemy* enemy;
     engine::PoolHandle handle;
   };
-  std::vector<Entry> sorting_;    // scratch for sort_by_seq
-  std::vector<Enemy*> by_seq_;    // scratch, capacity kept (no allocation once warm)
+  std::vector<Entry> sorting_;                      // scratch for sort_by_seq
+  std::vector<Enemy*> by_seq_;                      // scratch, capacity kept (no allocation once warm)
   std::vector<engine::PoolHandle> handles_by_seq_;  // parallel to by_seq_
-  float wave_clock_ = 0;          // seconds until the next wave
+  float wave_clock_ = 0;                            // seconds until the next wave
   std::size_t next_wave_ = 0;
   std::uint32_t waves_started_ = 0;
   std::uint32_t loop_level_ = 0;  // completed passes through the wave list

@@ -12,11 +12,11 @@
 namespace game {
 
 struct Bullet {
-  Vec2 pos, prev;        // prev: position one step ago, for render interpolation
-  Vec2 vel;              // world units per second
-  float radius = 3;      // collision radius
-  float age = 0;         // seconds since spawn
-  std::uint64_t seq = 0; // spawn sequence number within its manager
+  Vec2 pos, prev;         // prev: position one step ago, for render interpolation
+  Vec2 vel;               // world units per second
+  float radius = 3;       // collision radius
+  float age = 0;          // seconds since spawn
+  std::uint64_t seq = 0;  // spawn sequence number within its manager
   std::uint32_t color = 0xffffffffu;
   std::int32_t damage = 1;
   // Homing shots only: null for a straight bullet; otherwise the target enemy's store
@@ -34,10 +34,10 @@ enum class ParticleKind : std::uint8_t { spark, smoke, trail, flash };
 
 struct Particle {
   Vec2 pos, prev, vel;
-  float life = 1;        // seconds left
-  float max_life = 1;    // seconds at spawn: life / max_life fades it out
-  float size = 4;        // world units across
-  float damping = 1;     // velocity factor per step
+  float life = 1;      // seconds left
+  float max_life = 1;  // seconds at spawn: life / max_life fades it out
+  float size = 4;      // world units across
+  float damping = 1;   // velocity factor per step
   std::uint64_t seq = 0;
   std::uint32_t color = 0xffffffffu;
   ParticleKind kind = ParticleKind::spark;
@@ -45,16 +45,16 @@ struct Particle {
 
 struct Enemy {
   Vec2 pos, prev;
-  Vec2 station;          // where it hovers; moves up and away once its stay is over
+  Vec2 station;  // where it hovers; moves up and away once its stay is over
   float radius = 14;
   float age = 0;
-  float phase = 0;       // per-enemy offset of its sway, so a wave does not move in lockstep
-  float fire_timer = 1;  // seconds to the next volley
+  float phase = 0;         // per-enemy offset of its sway, so a wave does not move in lockstep
+  float fire_timer = 1;    // seconds to the next volley
   float volley_angle = 0;  // radial / spiral patterns turn by this each volley
-  float hit_flash = 0;   // seconds of white flash after a hit (render only)
+  float hit_flash = 0;     // seconds of white flash after a hit (render only)
   std::int32_t hp = 1, max_hp = 1;
   std::uint64_t seq = 0;
-  WaveConfig wave;       // its kind, pattern and firing parameters (difficulty applied)
+  WaveConfig wave;  // its kind, pattern and firing parameters (difficulty applied)
   std::uint32_t wave_number = 0;
   bool leaving = false;  // stay is over: flying out, no longer scoring on exit
   bool gone = false;     // left the screen: released without an explosion

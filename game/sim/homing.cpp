@@ -11,8 +11,8 @@ constexpr float kPi = 3.14159265358979f;
 
 }  // namespace
 
-void steer_homing_shot(Bullet& b, const HomingField& field, const HomingConfig& config, std::uint64_t step,
-                       float dt, std::uint64_t& stale_refusals) {
+void steer_homing_shot(Bullet& b, const HomingField& field, const HomingConfig& config, std::uint64_t step, float dt,
+                       std::uint64_t& stale_refusals) {
   if (!b.homing()) return;
   const Enemy* target = nullptr;
   bool search = b.age == 0.0f || (step + b.seq) % kHomingSeekEvery == 0;
@@ -25,8 +25,8 @@ void steer_homing_shot(Bullet& b, const HomingField& field, const HomingConfig& 
     }
   }
   if (!target && search) {
-    const std::int32_t i =
-        field.grid.nearest_within(b.pos, config.seek_radius, [&](const Enemy& e) { return field.screen.contains(e.pos); });
+    const std::int32_t i = field.grid.nearest_within(b.pos, config.seek_radius,
+                                                     [&](const Enemy& e) { return field.screen.contains(e.pos); });
     if (i >= 0) {
       target = field.by_seq[static_cast<std::size_t>(i)];
       b.target = field.handles_by_seq[static_cast<std::size_t>(i)];

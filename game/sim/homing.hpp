@@ -34,7 +34,7 @@ inline constexpr std::uint64_t kHomingSeekEvery = 8;
 // on-screen enemy within seek_radius (ties: the lower seq), so the choice never depends on
 // storage order. Searches run only after a refusal, in a shot's first step, and every
 // kHomingSeekEvery-th step while it has no target. Straight bullets are left alone.
-void steer_homing_shot(Bullet& b, const HomingField& field, const HomingConfig& config, std::uint64_t step,
-                       float dt, std::uint64_t& stale_refusals);
+void steer_homing_shot(Bullet& b, const HomingField& field, const HomingConfig& config, std::uint64_t step, float dt,
+                       std::uint64_t& stale_refusals);
 
 }  // namespace game

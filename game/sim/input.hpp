@@ -6,10 +6,10 @@
 namespace game {
 
 struct Input {
-  float move_x = 0;    // [-1, 1], right positive; clamped by the simulation
-  float move_y = 0;    // [-1, 1], up positive
-  Vec2 aim;            // world position the ship aims at
-  bool fire = false;   // held: the weapon fires at its rate while true
+  float move_x = 0;      // [-1, 1], right positive; clamped by the simulation
+  float move_y = 0;      // [-1, 1], up positive
+  Vec2 aim;              // world position the ship aims at
+  bool fire = false;     // held: the weapon fires at its rate while true
   bool restart = false;  // edge: start a new game (new lives, score 0, wave 1)
   bool pause = false;    // edge: toggles pause; a paused step changes nothing
 };

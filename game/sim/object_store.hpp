@@ -41,19 +41,19 @@ namespace game {
 struct StoreStats {
   bool pooled = true;
   std::size_t live = 0;
-  std::size_t peak_live = 0;       // highest live count this run, in either mode
-  std::size_t capacity = 0;        // pooled: pool slots; heap: pointer-array slots
-  std::size_t bytes_held = 0;      // pooled: the pool's bytes; heap: objects + pointer array
-  std::size_t page_slots = 0;      // the pool's page size after its own rule (policy page_slots 0 = automatic)
-  std::uint64_t growth_events = 0; // pool growths plus pointer-array growths, this run (no rebuilds)
-  std::uint64_t rebuilds = 0;      // pool reservations made by switching pooling back on: the pool
-                                   // is rebuilt at its warm size, which is not a growth of the game's
+  std::size_t peak_live = 0;        // highest live count this run, in either mode
+  std::size_t capacity = 0;         // pooled: pool slots; heap: pointer-array slots
+  std::size_t bytes_held = 0;       // pooled: the pool's bytes; heap: objects + pointer array
+  std::size_t page_slots = 0;       // the pool's page size after its own rule (policy page_slots 0 = automatic)
+  std::uint64_t growth_events = 0;  // pool growths plus pointer-array growths, this run (no rebuilds)
+  std::uint64_t rebuilds = 0;       // pool reservations made by switching pooling back on: the pool
+                                    // is rebuilt at its warm size, which is not a growth of the game's
   std::uint64_t spawns = 0, releases = 0;
-  std::uint64_t refused_spawns = 0;  // at max_capacity (or out of memory)
-  std::uint64_t stale_gets = 0;      // pool lookups refused for a stale/foreign handle (the soak run requires 0)
-  std::uint64_t failed_releases = 0; // pool releases refused (null, stale, double): a game bug if non-zero
+  std::uint64_t refused_spawns = 0;      // at max_capacity (or out of memory)
+  std::uint64_t stale_gets = 0;          // pool lookups refused for a stale/foreign handle (the soak run requires 0)
+  std::uint64_t failed_releases = 0;     // pool releases refused (null, stale, double): a game bug if non-zero
   WalkMode walk = WalkMode::slot_order;  // how update() walks the pool (heap mode: the vector<T*> loop)
-  double walk_ns_per_object = 0;     // update()'s time per object visited, smoothed over ~10 steps
+  double walk_ns_per_object = 0;         // update()'s time per object visited, smoothed over ~10 steps
 };
 
 template <class T>
@@ -181,7 +181,7 @@ class ObjectStore {
     }
   }
   WalkMode walk() const noexcept { return walk_; }
-  const engine::ActiveIndexList& active_list() const noexcept { return list_; }  // empty in bitmap or heap mode
+  const engine::ActiveIndexList& active_list() const noexcept { return list_; }   // empty in bitmap or heap mode
   const engine::VectorPool<T>& pool_for_tests() const noexcept { return pool_; }  // checks the list against it
 
   // Visits every live object in storage order (never rely on that order for gameplay).
@@ -414,8 +414,8 @@ class ObjectStore {
   }
 
   engine::VectorPool<T> pool_;
-  engine::ActiveIndexList list_;  // pooled list walks: the live slots, kept in step by spawn/update/clear
-  std::vector<T*> heap_;  // heap mode: owning pointers
+  engine::ActiveIndexList list_;             // pooled list walks: the live slots, kept in step by spawn/update/clear
+  std::vector<T*> heap_;                     // heap mode: owning pointers
   std::vector<std::uint32_t> heap_slot_of_;  // heap mode, tracking: table index of heap_[i]
   std::vector<TableSlot> table_;             // heap mode: the generational table
   std::vector<std::uint32_t> free_slots_;    // its free list (LIFO)
@@ -428,8 +428,8 @@ class ObjectStore {
   double walk_ns_ = 0;             // smoothed update() time per object
   std::size_t warm_capacity_ = 0;  // pool capacity when heap mode last took over
   GrowthListener listener_;
-  bool rebuilding_ = false;        // inside set_pooling(true): growth events are rebuilds
-  std::uint64_t rebuilds_ = 0;     // pool growth events that were rebuilds (in pool.growth_events too)
+  bool rebuilding_ = false;     // inside set_pooling(true): growth events are rebuilds
+  std::uint64_t rebuilds_ = 0;  // pool growth events that were rebuilds (in pool.growth_events too)
   std::size_t peak_live_ = 0;
   std::uint64_t heap_growths_ = 0;
   std::uint64_t spawns_ = 0, releases_ = 0, refused_ = 0;

@@ -13,14 +13,14 @@ namespace game {
 struct BurstSpec {
   ParticleKind kind = ParticleKind::spark;
   int count = 1;
-  float direction = 0;          // radians
-  float cone = 6.2831853f;      // radians; 2*pi = all round
+  float direction = 0;      // radians
+  float cone = 6.2831853f;  // radians; 2*pi = all round
   float speed_min = 50, speed_max = 200;
   float life_min = 0.3f, life_max = 0.6f;
   float size_min = 3, size_max = 6;
   float damping_per_second = 0.2f;  // velocity left after one second
   std::uint32_t color = 0xffffffffu;
-  Vec2 carry;                   // velocity added to every particle (the emitter's own motion)
+  Vec2 carry;  // velocity added to every particle (the emitter's own motion)
 };
 
 class ParticleSystem {

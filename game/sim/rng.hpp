@@ -48,8 +48,7 @@ constexpr float random_unit(std::uint64_t seed, std::uint64_t id, Purpose purpos
 }
 
 // Uniform float in [lo, hi).
-constexpr float random_range(std::uint64_t seed, std::uint64_t id, Purpose purpose, float lo,
-                             float hi) noexcept {
+constexpr float random_range(std::uint64_t seed, std::uint64_t id, Purpose purpose, float lo, float hi) noexcept {
   return lo + (hi - lo) * random_unit(seed, id, purpose);
 }
 

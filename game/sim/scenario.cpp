@@ -12,10 +12,14 @@ namespace game {
 
 const char* pool_name(PoolId id) noexcept {
   switch (id) {
-    case PoolId::bullets: return "bullets";
-    case PoolId::enemy_bullets: return "enemy_bullets";
-    case PoolId::particles: return "particles";
-    case PoolId::enemies: return "enemies";
+    case PoolId::bullets:
+      return "bullets";
+    case PoolId::enemy_bullets:
+      return "enemy_bullets";
+    case PoolId::particles:
+      return "particles";
+    case PoolId::enemies:
+      return "enemies";
   }
   return "?";
 }
@@ -36,7 +40,8 @@ void read_pool(ObjectReader& parent, const char* key, PoolConfig& pool) {
   // The pool's own limits (growth_policy.hpp); 0 asks for its automatic size.
   r.integer("page_slots", pool.page_slots, std::size_t{0}, engine::max_page_slots);
   r.finish();
-  if (pool.page_slots != 0 && (pool.page_slots < engine::min_page_slots || (pool.page_slots & (pool.page_slots - 1)) != 0)) {
+  if (pool.page_slots != 0 &&
+      (pool.page_slots < engine::min_page_slots || (pool.page_slots & (pool.page_slots - 1)) != 0)) {
     r.fail("page_slots", "must be 0 (automatic) or a power of two >= " + std::to_string(engine::min_page_slots));
   }
   if (pool.initial_capacity > pool.max_capacity) {
@@ -48,11 +53,14 @@ WaveConfig read_wave(const json& v, const std::string& path) {
   WaveConfig w;
   ObjectReader r(v, path);
   r.number("delay", w.delay, 0.0f, 600.0f);
-  r.choice("kind", w.kind, {{"grunt", EnemyKind::grunt}, {"spinner", EnemyKind::spinner},
-                            {"burster", EnemyKind::burster}, {"boss", EnemyKind::boss}});
+  r.choice("kind", w.kind,
+           {{"grunt", EnemyKind::grunt},
+            {"spinner", EnemyKind::spinner},
+            {"burster", EnemyKind::burster},
+            {"boss", EnemyKind::boss}});
   r.integer("count", w.count, 1, 10000);
-  r.choice("pattern", w.pattern, {{"aimed", FirePattern::aimed}, {"radial", FirePattern::radial},
-                                  {"spiral", FirePattern::spiral}});
+  r.choice("pattern", w.pattern,
+           {{"aimed", FirePattern::aimed}, {"radial", FirePattern::radial}, {"spiral", FirePattern::spiral}});
   r.integer("hp", w.hp, 1, 1000000);
   r.number("fire_interval", w.fire_interval, 0.01f, 60.0f);
   r.integer("bullets_per_volley", w.bullets_per_volley, 1, 1000);
@@ -120,11 +128,12 @@ Scenario read_scenario(const json& root, const std::string& name) {
     p.finish();
   }
   r.boolean("pooling", s.pooling);
-  r.choice("storage", s.storage, {{"contiguous", engine::StorageMode::contiguous},
-                                  {"stable", engine::StorageMode::stable},
-                                  {"packed", engine::StorageMode::packed}});
-  r.choice("walk", s.walk, {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop},
-                            {"slot_order", WalkMode::slot_order}});
+  r.choice("storage", s.storage,
+           {{"contiguous", engine::StorageMode::contiguous},
+            {"stable", engine::StorageMode::stable},
+            {"packed", engine::StorageMode::packed}});
+  r.choice("walk", s.walk,
+           {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop}, {"slot_order", WalkMode::slot_order}});
   if (const json* v = r.find("pools")) {
     ObjectReader p(*v, "pools");
     for (std::size_t i = 0; i < kPoolCount; ++i) read_pool(p, pool_name(static_cast<PoolId>(i)), s.pools[i]);
@@ -143,8 +152,8 @@ Scenario read_scenario(const json& root, const std::string& name) {
   r.finish();
 
   // Each value can be sane while their product is absurd: a billion bullets a second.
-  const double bullets_per_second = static_cast<double>(s.weapon.shots_per_second) * s.stress *
-                                    s.weapon.bullets_per_shot;
+  const double bullets_per_second =
+      static_cast<double>(s.weapon.shots_per_second) * s.stress * s.weapon.bullets_per_shot;
   if (bullets_per_second > 1e6) {
     r.fail("stress", "weapon.shots_per_second x stress x weapon.bullets_per_shot is " +
                          std::to_string(static_cast<long long>(bullets_per_second)) +

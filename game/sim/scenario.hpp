@@ -24,33 +24,33 @@ const char* pool_name(PoolId id) noexcept;  // "bullets", "enemy_bullets", "part
 inline constexpr std::size_t kPoolCapacityCap = std::size_t{1} << 24;
 
 struct PoolConfig {
-  std::size_t initial_capacity = 1024;  // slots reserved up front
-  std::size_t growth_step = 0;          // 0: double when full; N: add N slots
+  std::size_t initial_capacity = 1024;              // slots reserved up front
+  std::size_t growth_step = 0;                      // 0: double when full; N: add N slots
   std::size_t max_capacity = std::size_t{1} << 20;  // spawns past this are refused (gameplay!)
-  std::size_t page_slots = 0;           // stable storage: slots per page, a power of two; 0: the pool's
-                                        // automatic size (engine::page_slots_for, about 1 MiB a page)
+  std::size_t page_slots = 0;                       // stable storage: slots per page, a power of two; 0: the pool's
+                                                    // automatic size (engine::page_slots_for, about 1 MiB a page)
 };
 
 enum class EnemyKind : std::uint8_t { grunt, spinner, burster, boss };
 enum class FirePattern : std::uint8_t { aimed, radial, spiral };
 
 struct WaveConfig {
-  float delay = 2;               // seconds after the previous wave arrived
+  float delay = 2;  // seconds after the previous wave arrived
   EnemyKind kind = EnemyKind::grunt;
-  int count = 6;                 // enemies (times the enemy density)
+  int count = 6;  // enemies (times the enemy density)
   FirePattern pattern = FirePattern::aimed;
   int hp = 3;
-  float fire_interval = 1.5f;    // seconds between volleys
+  float fire_interval = 1.5f;  // seconds between volleys
   int bullets_per_volley = 5;
-  float bullet_speed = 180;      // world units per second
-  float spread_degrees = 30;     // aimed: fan width; radial: rotation per volley; spiral: turn per volley
-  float stay_seconds = 14;       // then the enemy leaves through the top edge
+  float bullet_speed = 180;   // world units per second
+  float spread_degrees = 30;  // aimed: fan width; radial: rotation per volley; spiral: turn per volley
+  float stay_seconds = 14;    // then the enemy leaves through the top edge
 };
 
 struct WeaponConfig {
-  float shots_per_second = 10;   // times stress
+  float shots_per_second = 10;  // times stress
   int bullets_per_shot = 3;
-  float spread_degrees = 8;      // fan width; stress widens it
+  float spread_degrees = 8;  // fan width; stress widens it
   float bullet_speed = 900;
   int damage = 1;
 };
@@ -60,10 +60,10 @@ struct WeaponConfig {
 // `cool_seconds` of release. It multiplies bullets per second (shot rate and bullets per
 // shot each by its square root), widens the fan, and scales the engine trail and the sparks.
 struct EscalationConfig {
-  float doubling_seconds = 0.75f;  // held fire doubles the multiplier this often
-  float max_multiplier = 4096;   // 1: no escalation (storm.json, the soak)
-  float cool_seconds = 2;        // from the top back to x1 after release
-  int sparks_per_cancel = 4;     // sparks when the storm cancels an enemy bullet
+  float doubling_seconds = 0.75f;     // held fire doubles the multiplier this often
+  float max_multiplier = 4096;        // 1: no escalation (storm.json, the soak)
+  float cool_seconds = 2;             // from the top back to x1 after release
+  int sparks_per_cancel = 4;          // sparks when the storm cancels an enemy bullet
   bool cancels_enemy_bullets = true;  // the storm cancels the enemy bullets it touches
                                       // (off in storm.json: its bullet wall must stand)
 };
@@ -73,44 +73,44 @@ struct EscalationConfig {
 // lock on again. They keep the target as a handle, so a dead target is refused even after
 // its slot went to a newcomer. max_live caps them, so held fire at 300k bullets stays cheap.
 struct HomingConfig {
-  float share = 0;               // of the player's bullets; 0: off (storm.json, the soak)
-  float turn_rate = 5;           // radians per second the velocity turns towards the target
-  float seek_radius = 420;       // world units: how far a lock-on search looks
-  int max_live = 384;            // homing bullets in flight at most; later shots fly straight
+  float share = 0;          // of the player's bullets; 0: off (storm.json, the soak)
+  float turn_rate = 5;      // radians per second the velocity turns towards the target
+  float seek_radius = 420;  // world units: how far a lock-on search looks
+  int max_live = 384;       // homing bullets in flight at most; later shots fly straight
 };
 
 struct PlayerConfig {
   int lives = 3;
-  float speed = 340;             // world units per second at full stick
-  bool invulnerable = false;     // stress scenarios keep the ship alive to keep firing
+  float speed = 340;          // world units per second at full stick
+  bool invulnerable = false;  // stress scenarios keep the ship alive to keep firing
   float respawn_shield_seconds = 2;
 };
 
 struct ParticleConfig {
-  int per_explosion = 220;       // particles when an enemy dies
-  int per_hit = 3;               // sparks per bullet hit
-  float trail_per_second = 90;   // engine trail particles
-  float life_seconds = 1.0f;     // mean life of explosion particles
+  int per_explosion = 220;      // particles when an enemy dies
+  int per_hit = 3;              // sparks per bullet hit
+  float trail_per_second = 90;  // engine trail particles
+  float life_seconds = 1.0f;    // mean life of explosion particles
 };
 
 struct Scenario {
-  std::string name;              // the file name, for messages and the report
-  std::uint64_t seed = 1;        // default seed; --seed overrides
+  std::string name;        // the file name, for messages and the report
+  std::uint64_t seed = 1;  // default seed; --seed overrides
   float world_width = 1280, world_height = 720;
   PlayerConfig player;
   WeaponConfig weapon;
   EscalationConfig escalation;
   HomingConfig homing;
-  float stress = 1;              // multiplies the fire rate and widens the spread
-  float enemy_density = 1;       // multiplies every wave's count
+  float stress = 1;         // multiplies the fire rate and widens the spread
+  float enemy_density = 1;  // multiplies every wave's count
   ParticleConfig particles;
   bool pooling = true;
   engine::StorageMode storage = engine::StorageMode::contiguous;
   WalkMode walk = WalkMode::slot_order;  // how pooled stores walk each step ("walk": bitmap, swap_pop, slot_order)
   std::array<PoolConfig, kPoolCount> pools{};
   std::vector<WaveConfig> waves;
-  bool loop_waves = true;        // after the last wave start again, tougher
-  float loop_ramp = 1;           // how much tougher per pass: 0 keeps every pass the same
+  bool loop_waves = true;  // after the last wave start again, tougher
+  float loop_ramp = 1;     // how much tougher per pass: 0 keeps every pass the same
 };
 
 // Files larger than this are refused before reading: a scenario is a few kilobytes.
@@ -118,7 +118,7 @@ inline constexpr std::uintmax_t kScenarioMaxBytes = 1u << 20;
 
 struct ScenarioResult {
   std::optional<Scenario> scenario;
-  std::string error;             // "scenario 'FILE': key 'waves[2].count': must be ..."
+  std::string error;  // "scenario 'FILE': key 'waves[2].count': must be ..."
 };
 
 // Reads and validates a scenario strictly: unknown keys, wrong types, out-of-range values,

@@ -67,12 +67,14 @@ ScriptEvent read_event(const json& v, const std::string& path) {
   r.boolean("restart", e.restart);
   optional_value(r, "pooling", e.pooling, [&](bool& x) { r.boolean("pooling", x); });
   optional_value(r, "storage", e.storage, [&](engine::StorageMode& x) {
-    r.choice("storage", x, {{"contiguous", engine::StorageMode::contiguous}, {"stable", engine::StorageMode::stable},
-                            {"packed", engine::StorageMode::packed}});
+    r.choice("storage", x,
+             {{"contiguous", engine::StorageMode::contiguous},
+              {"stable", engine::StorageMode::stable},
+              {"packed", engine::StorageMode::packed}});
   });
   optional_value(r, "walk", e.walk, [&](WalkMode& x) {
-    r.choice("walk", x, {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop},
-                         {"slot_order", WalkMode::slot_order}});
+    r.choice("walk", x,
+             {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop}, {"slot_order", WalkMode::slot_order}});
   });
   // The ranges a scenario file allows for the same settings.
   optional_value(r, "stress", e.stress, [&](float& x) { r.number("stress", x, 0.01f, 1000.0f); });
@@ -129,8 +131,8 @@ ScriptResult failure(const std::string& name, const std::string& reason) {
 }  // namespace
 
 bool ScriptEvent::changes_settings() const noexcept {
-  return pooling || storage || walk || stress || autofire || enemy_density || particles_per_explosion || sparks_per_hit ||
-         trail_per_second;
+  return pooling || storage || walk || stress || autofire || enemy_density || particles_per_explosion ||
+         sparks_per_hit || trail_per_second;
 }
 
 ScriptResult parse_script(const std::string& text, const std::string& name) {

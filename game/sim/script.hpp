@@ -24,7 +24,7 @@ namespace game {
 
 inline constexpr std::uint64_t kScriptMaxFrames = 1000000000;  // as --frames
 inline constexpr std::size_t kScriptMaxEvents = 100000;
-inline constexpr std::uintmax_t kScriptMaxBytes = 1u << 20;    // refused before reading
+inline constexpr std::uintmax_t kScriptMaxBytes = 1u << 20;  // refused before reading
 
 struct ScriptAim {
   bool at_point = false;  // true: aim at `value` (a world point); false: `value` is a direction
@@ -33,14 +33,14 @@ struct ScriptAim {
 
 // One event: only the fields it names are set; the rest leave the state as it was.
 struct ScriptEvent {
-  std::uint64_t frame = 1;                       // the step it applies at (1-based)
+  std::uint64_t frame = 1;  // the step it applies at (1-based)
   std::optional<bool> fire;
-  std::optional<Vec2> move;                      // each axis in [-1, 1]
+  std::optional<Vec2> move;  // each axis in [-1, 1]
   std::optional<ScriptAim> aim;
   bool restart = false;
-  std::optional<bool> pooling;                   // settings (settings.hpp), same ranges as a scenario
+  std::optional<bool> pooling;  // settings (settings.hpp), same ranges as a scenario
   std::optional<engine::StorageMode> storage;
-  std::optional<WalkMode> walk;                  // "bitmap", "swap_pop" or "slot_order"
+  std::optional<WalkMode> walk;  // "bitmap", "swap_pop" or "slot_order"
   std::optional<float> stress;
   std::optional<bool> autofire;
   std::optional<float> enemy_density;
@@ -59,7 +59,7 @@ struct Script {
 
 struct ScriptResult {
   std::optional<Script> script;
-  std::string error;                // "script 'FILE': key 'events[3].frame': must be ..."
+  std::string error;  // "script 'FILE': key 'events[3].frame': must be ..."
 };
 
 // Strict like load_scenario: unknown keys, wrong types, out-of-range values, events out of
@@ -84,7 +84,7 @@ class ScriptPlayer {
   Script script_;
   std::size_t next_event_ = 0;
   std::uint64_t steps_ = 0;
-  Input held_;      // fire and move as the events left them
+  Input held_;  // fire and move as the events left them
   ScriptAim aim_;
 };
 

@@ -12,14 +12,14 @@ namespace {
 
 constexpr float kPi = 3.14159265358979f;
 constexpr float kDegrees = kPi / 180.0f;
-constexpr float kPlayerRadius = 4;         // bullet-hell hitbox: much smaller than the ship
+constexpr float kPlayerRadius = 4;  // bullet-hell hitbox: much smaller than the ship
 constexpr float kPlayerBulletRadius = 3;
-constexpr float kBulletMargin = 48;        // bullets live this far past the edges
+constexpr float kBulletMargin = 48;  // bullets live this far past the edges
 constexpr float kGridCell = 64;
 constexpr float kMaxPlayerBulletsPerSecond = 1e6f;
 constexpr float kMaxTrailPerSecond = 1e6f;
-constexpr float kAuraPerDoubling = 12;     // held fire cancels enemy bullets this close to the ship, per doubling
-constexpr float kStormCell = 16;           // an enemy bullet in a cell a player bullet occupies is cancelled
+constexpr float kAuraPerDoubling = 12;  // held fire cancels enemy bullets this close to the ship, per doubling
+constexpr float kStormCell = 16;        // an enemy bullet in a cell a player bullet occupies is cancelled
 
 engine::GrowthPolicy make_policy(const PoolConfig& pool, engine::StorageMode storage) {
   engine::GrowthPolicy p;
@@ -55,7 +55,7 @@ void sanitize(Settings& s, const WeaponConfig& weapon) {
 
 // The sparks of an impact, as data; count and direction are set per burst.
 constexpr BurstSpec spark_burst(float cone, float speed_min, float speed_max, float size_min, float size_max,
-                      std::uint32_t color) {
+                                std::uint32_t color) {
   BurstSpec spec;
   spec.cone = cone;
   spec.speed_min = speed_min;
@@ -78,10 +78,14 @@ constexpr std::uint32_t kHomingColor = engine::rgba(255, 190, 60);  // amber: a 
 
 std::int64_t points_for(EnemyKind kind) {
   switch (kind) {
-    case EnemyKind::grunt: return 100;
-    case EnemyKind::spinner: return 150;
-    case EnemyKind::burster: return 200;
-    case EnemyKind::boss: return 2500;
+    case EnemyKind::grunt:
+      return 100;
+    case EnemyKind::spinner:
+      return 150;
+    case EnemyKind::burster:
+      return 200;
+    case EnemyKind::boss:
+      return 2500;
   }
   return 100;
 }
@@ -108,10 +112,14 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
   hits_.reserve(player_bullets_.store().capacity());
   cancels_.reserve(enemy_bullets_.store().capacity());
   grid_.reserve(enemies_.store().capacity());
-  player_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::bullets, e, rebuild); });
-  enemy_bullets_.store().set_growth_listener([this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::enemy_bullets, e, rebuild); });
-  particles_.store().set_growth_listener([this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::particles, e, rebuild); });
-  enemies_.store().set_growth_listener([this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::enemies, e, rebuild); });
+  player_bullets_.store().set_growth_listener(
+      [this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::bullets, e, rebuild); });
+  enemy_bullets_.store().set_growth_listener(
+      [this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::enemy_bullets, e, rebuild); });
+  particles_.store().set_growth_listener(
+      [this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::particles, e, rebuild); });
+  enemies_.store().set_growth_listener(
+      [this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::enemies, e, rebuild); });
   sanitize(applied_, scenario_.weapon);
   settings_ = applied_;
   restart();
@@ -480,10 +488,14 @@ void Simulation::lose_life() {
 
 StoreStats Simulation::pool_stats(PoolId id) const {
   switch (id) {
-    case PoolId::bullets: return player_bullets_.store().stats();
-    case PoolId::enemy_bullets: return enemy_bullets_.store().stats();
-    case PoolId::particles: return particles_.store().stats();
-    case PoolId::enemies: return enemies_.store().stats();
+    case PoolId::bullets:
+      return player_bullets_.store().stats();
+    case PoolId::enemy_bullets:
+      return enemy_bullets_.store().stats();
+    case PoolId::particles:
+      return particles_.store().stats();
+    case PoolId::enemies:
+      return enemies_.store().stats();
   }
   return {};
 }

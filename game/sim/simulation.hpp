@@ -39,19 +39,19 @@ struct SimStats {
   std::array<StoreStats, kPoolCount> pools{};  // indexed by PoolId
   std::int64_t score = 0;
   int lives = 0;
-  std::uint32_t wave = 0;           // waves started this game
-  std::uint32_t loop_level = 0;     // completed passes through the wave list
+  std::uint32_t wave = 0;        // waves started this game
+  std::uint32_t loop_level = 0;  // completed passes through the wave list
   bool game_over = false;
   bool paused = false;
-  std::uint64_t frame = 0;          // simulated steps (pauses excluded)
+  std::uint64_t frame = 0;                                      // simulated steps (pauses excluded)
   std::uint64_t kills = 0, hits = 0, deaths = 0, restarts = 0;  // this run
-  std::uint64_t growth_events = 0;  // all pools, this run (rebuilds not included)
-  std::uint64_t rebuilds = 0;       // pools rebuilt by switching pooling back on, this run
-  std::uint64_t cancels = 0;        // enemy bullets the player's storm cancelled, this run
-  std::uint64_t stale_refusals = 0; // homing shots whose target handle the enemy store refused (it died), this run
-  std::uint64_t homing_live = 0;    // homing shots in flight
-  float heat_multiplier = 1;        // the held-fire escalation in force (1 .. max_multiplier)
-  float heat_fraction = 0;          // the same on a 0..1 scale (log2), for the HUD meter
+  std::uint64_t growth_events = 0;                              // all pools, this run (rebuilds not included)
+  std::uint64_t rebuilds = 0;                                   // pools rebuilt by switching pooling back on, this run
+  std::uint64_t cancels = 0;                                    // enemy bullets the player's storm cancelled, this run
+  std::uint64_t stale_refusals = 0;  // homing shots whose target handle the enemy store refused (it died), this run
+  std::uint64_t homing_live = 0;     // homing shots in flight
+  float heat_multiplier = 1;         // the held-fire escalation in force (1 .. max_multiplier)
+  float heat_fraction = 0;           // the same on a 0..1 scale (log2), for the HUD meter
 };
 
 class Simulation {
@@ -121,13 +121,13 @@ class Simulation {
     int lives = 3;
     bool alive = true;
   };
-  struct Cancel {            // an enemy bullet the storm touched this step
+  struct Cancel {  // an enemy bullet the storm touched this step
     std::uint64_t bullet_seq;
     Vec2 pos, vel;
   };
-  struct Hit {               // a player bullet that struck an enemy this step
+  struct Hit {  // a player bullet that struck an enemy this step
     std::uint64_t bullet_seq;
-    std::uint32_t enemy;     // index into enemies_.by_seq()
+    std::uint32_t enemy;  // index into enemies_.by_seq()
     std::int32_t damage;
     Vec2 pos, vel;
   };
@@ -154,15 +154,15 @@ class Simulation {
 
   Scenario scenario_;
   std::uint64_t seed_;
-  Settings settings_;        // requested (overlay)
-  Settings applied_;         // in force this step
+  Settings settings_;  // requested (overlay)
+  Settings applied_;   // in force this step
   BulletManager player_bullets_;
   BulletManager enemy_bullets_;
   ParticleSystem particles_;
   EnemyManager enemies_;
   CollisionGrid grid_;
   Player player_;
-  std::vector<Hit> hits_;    // scratch, capacity follows the bullet store
+  std::vector<Hit> hits_;        // scratch, capacity follows the bullet store
   std::vector<Cancel> cancels_;  // scratch, capacity follows the enemy bullet store
   // Cells of the playfield that a player bullet occupies this step: an enemy bullet in a
   // marked cell is cancelled. Counting, not pairing, so the result is order-independent.
@@ -171,13 +171,13 @@ class Simulation {
   std::uint64_t cancels_total_ = 0;
   std::uint64_t stale_refusals_ = 0;  // homing lookups the enemy store refused
   std::uint64_t homing_live_ = 0;     // homing shots alive after the last bullet pass (max_live caps it)
-  float aura_radius_ = 0;    // this step: enemy bullets nearer the ship than this are cancelled
+  float aura_radius_ = 0;             // this step: enemy bullets nearer the ship than this are cancelled
   std::vector<GrowthRecord> growth_log_;
   std::uint64_t growth_log_dropped_ = 0;
   std::int64_t score_ = 0;
   std::uint64_t frame_ = 0;
-  float game_time_ = 0;      // seconds since (re)start, for the autopilot and the stars
-  float game_over_time_ = 0; // seconds since the game ended
+  float game_time_ = 0;       // seconds since (re)start, for the autopilot and the stars
+  float game_over_time_ = 0;  // seconds since the game ended
   bool game_over_ = false;
   bool paused_ = false;
   std::uint64_t kills_ = 0, hits_total_ = 0, deaths_ = 0, restarts_ = 0;

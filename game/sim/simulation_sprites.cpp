@@ -45,20 +45,28 @@ std::uint32_t faded(std::uint32_t color, float f) {
 
 std::uint16_t enemy_cell(EnemyKind kind) {
   switch (kind) {
-    case EnemyKind::grunt: return atlas::grunt;
-    case EnemyKind::spinner: return atlas::spinner;
-    case EnemyKind::burster: return atlas::burster;
-    case EnemyKind::boss: return atlas::boss;
+    case EnemyKind::grunt:
+      return atlas::grunt;
+    case EnemyKind::spinner:
+      return atlas::spinner;
+    case EnemyKind::burster:
+      return atlas::burster;
+    case EnemyKind::boss:
+      return atlas::boss;
   }
   return atlas::grunt;
 }
 
 std::uint32_t enemy_color(EnemyKind kind) {
   switch (kind) {
-    case EnemyKind::grunt: return engine::rgba(255, 110, 110);
-    case EnemyKind::spinner: return engine::rgba(200, 130, 255);
-    case EnemyKind::burster: return engine::rgba(255, 190, 80);
-    case EnemyKind::boss: return engine::rgba(255, 80, 160);
+    case EnemyKind::grunt:
+      return engine::rgba(255, 110, 110);
+    case EnemyKind::spinner:
+      return engine::rgba(200, 130, 255);
+    case EnemyKind::burster:
+      return engine::rgba(255, 190, 80);
+    case EnemyKind::boss:
+      return engine::rgba(255, 80, 160);
   }
   return engine::rgba(255, 255, 255);
 }
@@ -122,7 +130,8 @@ void Simulation::emit_sprites(Sink& out, float alpha) const {
       }
       case ParticleKind::smoke: {
         const float size = p.size * (1.0f + 1.5f * (1 - f));  // puffs grow as they fade
-        out.push_back(sprite(at, size, size, atlas::smoke, particles, faded(p.color, f), 0, engine::BlendMode::additive));
+        out.push_back(
+            sprite(at, size, size, atlas::smoke, particles, faded(p.color, f), 0, engine::BlendMode::additive));
         break;
       }
       case ParticleKind::trail: {
@@ -132,8 +141,8 @@ void Simulation::emit_sprites(Sink& out, float alpha) const {
       }
       case ParticleKind::flash: {
         const float size = p.size * (1.4f - 0.6f * f);
-        out.push_back(sprite(at, size, size, atlas::explosion, particles, faded(p.color, f), 0,
-                             engine::BlendMode::additive));
+        out.push_back(
+            sprite(at, size, size, atlas::explosion, particles, faded(p.color, f), 0, engine::BlendMode::additive));
         break;
       }
     }
@@ -163,8 +172,8 @@ void Simulation::emit_sprites(Sink& out, float alpha) const {
     const bool blink_off = player_.shield > 0 && (frame_ / 4) % 2 == 1;
     if (!blink_off) out.push_back(sprite(at, 40, 40, atlas::ship, ship, engine::rgba(230, 245, 255), facing));
     if (player_.shield > 0) {
-      out.push_back(sprite(at, 56, 56, atlas::shield, ship, engine::rgba(120, 200, 255, 200), 0,
-                           engine::BlendMode::additive));
+      out.push_back(
+          sprite(at, 56, 56, atlas::shield, ship, engine::rgba(120, 200, 255, 200), 0, engine::BlendMode::additive));
     }
   }
 }

@@ -24,8 +24,8 @@ struct WalkModeName {
   std::string_view name;  // as a scenario, a script, --walk and the report spell it
   WalkMode mode;
 };
-inline constexpr std::array<WalkModeName, 3> kWalkModeNames{{
-    {"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop}, {"slot_order", WalkMode::slot_order}}};
+inline constexpr std::array<WalkModeName, 3> kWalkModeNames{
+    {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop}, {"slot_order", WalkMode::slot_order}}};
 
 constexpr std::string_view walk_name(WalkMode mode) noexcept {
   for (const WalkModeName& n : kWalkModeNames) {

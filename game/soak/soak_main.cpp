@@ -40,7 +40,7 @@ struct Args {
   std::uint64_t frames = 200000;  // the documented soak; tests pass a few thousand
   std::uint64_t switch_every = 300;
   std::uint64_t seed = 7;
-  bool compare = true;            // also run the never-switching reference
+  bool compare = true;  // also run the never-switching reference
 };
 
 void usage() {
@@ -147,7 +147,7 @@ struct PoolWatch {
   std::size_t live_peak_before_last_quarter = 0, live_peak_last_quarter = 0;
   std::size_t capacity_peak_warm = 0, capacity_peak_late = 0;
   std::size_t worst_capacity = 0, worst_bound = 0;  // the frame closest to (or past) the bound
-  std::uint64_t new_highs_late = 0;  // frames after warm-up that raised the capacity peak so far
+  std::uint64_t new_highs_late = 0;                 // frames after warm-up that raised the capacity peak so far
 };
 
 struct Totals {
@@ -235,8 +235,8 @@ std::size_t pool_bytes(const game::SimStats& stats) {
 
 // One line every 5000 frames (or twentieth of a shorter run), with the checks so far, so that a run stopped early
 // (the full soak takes hours) still leaves evidence of what held up to where it got.
-void print_progress(const game::Simulation& sim, const game::SimStats& stats, std::uint64_t frame,
-                    const Args& args, std::size_t rss, const Totals& totals) {
+void print_progress(const game::Simulation& sim, const game::SimStats& stats, std::uint64_t frame, const Args& args,
+                    std::size_t rss, const Totals& totals) {
   std::size_t capacity = 0;
   std::uint64_t stale = 0, refused = 0;
   for (const auto& pool : stats.pools) {
@@ -244,12 +244,13 @@ void print_progress(const game::Simulation& sim, const game::SimStats& stats, st
     stale += pool.stale_gets;
     refused += pool.failed_releases;
   }
-  std::printf("soak: frame %" PRIu64 "/%" PRIu64 " %s live: bullets %zu enemy_bullets %zu particles %zu "
+  std::printf("soak: frame %" PRIu64 "/%" PRIu64
+              " %s live: bullets %zu enemy_bullets %zu particles %zu "
               "enemies %zu, pooled capacity %zu, rss %.1f MiB; so far: over max_capacity %" PRIu64
               ", over policy bound %" PRIu64 ", stale derefs %" PRIu64 ", refused releases %" PRIu64 "\n",
               frame + 1, args.frames, sim.applied_settings().pooling ? "pooled" : "heap  ", stats.pools[0].live,
-              stats.pools[1].live, stats.pools[2].live, stats.pools[3].live, capacity, mib(rss),
-              totals.over_cap_frames, totals.over_bound_frames, stale, refused);
+              stats.pools[1].live, stats.pools[2].live, stats.pools[3].live, capacity, mib(rss), totals.over_cap_frames,
+              totals.over_bound_frames, stale, refused);
   std::fflush(stdout);
 }
 
@@ -313,8 +314,8 @@ int main(int argc, char** argv) {
   const bool ramps = scenario.loop_waves && scenario.loop_ramp > 0.0f;
   bool live_plateau = true;
   for (const PoolWatch& w : totals.pools) {
-    live_plateau = live_plateau && w.live_peak_last_quarter <= w.live_peak_before_last_quarter +
-                                                                   w.live_peak_before_last_quarter / 4 + 64;
+    live_plateau = live_plateau && w.live_peak_last_quarter <=
+                                       w.live_peak_before_last_quarter + w.live_peak_before_last_quarter / 4 + 64;
   }
   if (ramps) std::printf("soak: the scenario ramps up every pass (loop_ramp > 0): live plateau not judged\n");
   check(ramps || live_plateau, "a live count kept rising: the last quarter's peak is over 1.25x the peak before it");
@@ -338,11 +339,11 @@ int main(int argc, char** argv) {
   }
   for (std::size_t p = 0; p < game::kPoolCount; ++p) {
     const PoolWatch& w = totals.pools[p];
-    std::printf("soak: pool %-13s live peak %zu -> %zu (last quarter), capacity peak %zu -> %zu "
-                "(tightest frame: %zu of a bound of %zu), new capacity highs after warm-up %" PRIu64 "\n",
-                game::pool_name(static_cast<game::PoolId>(p)), w.live_peak_before_last_quarter,
-                w.live_peak_last_quarter, w.capacity_peak_warm, w.capacity_peak_late, w.worst_capacity,
-                w.worst_bound, w.new_highs_late);
+    std::printf(
+        "soak: pool %-13s live peak %zu -> %zu (last quarter), capacity peak %zu -> %zu "
+        "(tightest frame: %zu of a bound of %zu), new capacity highs after warm-up %" PRIu64 "\n",
+        game::pool_name(static_cast<game::PoolId>(p)), w.live_peak_before_last_quarter, w.live_peak_last_quarter,
+        w.capacity_peak_warm, w.capacity_peak_late, w.worst_capacity, w.worst_bound, w.new_highs_late);
   }
   std::printf("soak: %s after %" PRIu64 " frames, %" PRIu64 " pooling switches, state_hash 0x%016" PRIx64
               " (reference 0x%016" PRIx64 "), stale derefs %" PRIu64 ", refused releases %" PRIu64

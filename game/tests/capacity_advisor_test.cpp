@@ -44,11 +44,11 @@ TEST(CapacityAdvisor, PeakPlusMarginRoundedUpAndClamped) {
   EXPECT_EQ(suggested_capacity(1000, 0.25, 64, 1 << 20), 1280u);  // exactly 1250 -> 1280
   EXPECT_EQ(suggested_capacity(1024, 0.0, 64, 1 << 20), 1024u);   // no margin: the peak itself
   EXPECT_EQ(suggested_capacity(1000, 0.25, 1, 1 << 20), 1250u);
-  EXPECT_EQ(suggested_capacity(900, 0.25, 64, 1000), 1000u);      // clamped to max
-  EXPECT_EQ(suggested_capacity(990, 0.0, 64, 1000), 1000u);       // rounding would pass max
+  EXPECT_EQ(suggested_capacity(900, 0.25, 64, 1000), 1000u);  // clamped to max
+  EXPECT_EQ(suggested_capacity(990, 0.0, 64, 1000), 1000u);   // rounding would pass max
   EXPECT_EQ(suggested_capacity(std::numeric_limits<std::size_t>::max(), 0.25, 64, 4096), 4096u);
   EXPECT_EQ(suggested_capacity(10, std::numeric_limits<double>::quiet_NaN(), 64, 4096), 64u);
-  EXPECT_EQ(suggested_capacity(10, -3.0, 1, 4096), 10u);          // a negative margin counts as 0
+  EXPECT_EQ(suggested_capacity(10, -3.0, 1, 4096), 10u);  // a negative margin counts as 0
 }
 
 TEST(CapacityAdvisor, AdviceReadsThePeaksAndPolicies) {
@@ -84,7 +84,8 @@ TEST(CapacityAdvisor, SuggestedCapacitiesRemoveTheGrowthsOfARerun) {
   const Outcome rerun = play(advised);
   EXPECT_EQ(rerun.growths, 0u);
   EXPECT_EQ(rerun.hash, first.hash) << "capacity changes speed, never the game";
-  for (std::size_t i = 0; i < kPoolCount; ++i) EXPECT_EQ(rerun.stats.pools[i].peak_live, first.stats.pools[i].peak_live);
+  for (std::size_t i = 0; i < kPoolCount; ++i)
+    EXPECT_EQ(rerun.stats.pools[i].peak_live, first.stats.pools[i].peak_live);
 }
 
 TEST(CapacityAdvisor, AppliedMidGameThroughSettingsTheNextGrowthNeverComes) {
@@ -97,7 +98,7 @@ TEST(CapacityAdvisor, AppliedMidGameThroughSettingsTheNextGrowthNeverComes) {
   run_headless(sim, 60);
   const std::uint64_t before = sim.stats().growth_events;
   apply_advice(sim.settings(), advice);  // what the overlay's "Apply suggestions" does
-  sim.step({});                           // applies it: reserves the suggested capacities now
+  sim.step({});                          // applies it: reserves the suggested capacities now
   const std::uint64_t at_apply = sim.stats().growth_events;
   EXPECT_GT(at_apply, before) << "the reservation is the last growth, made at the click";
   for (std::size_t i = 0; i < kPoolCount; ++i) {

@@ -25,7 +25,8 @@ RunResult run_poolshot(const std::string& args, Streams streams = Streams::stder
 class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("poolshot_cli_test_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ = fs::temp_directory_path() /
+           ("poolshot_cli_test_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -46,14 +47,17 @@ void expect_usage_error(const RunResult& r, const std::string& reason) {
 TEST_F(Cli, BadFlagsAndValues) {
   expect_usage_error(run_poolshot("--no-such-flag"), "unknown flag '--no-such-flag'");
   expect_usage_error(run_poolshot("--headless --frames"), "--frames needs a value");
-  expect_usage_error(run_poolshot("--headless --frames abc"), "--frames: 'abc' is not a whole number from 0 to 1000000000");
-  expect_usage_error(run_poolshot("--headless --frames -3"), "--frames: '-3' is not a whole number from 0 to 1000000000");
+  expect_usage_error(run_poolshot("--headless --frames abc"),
+                     "--frames: 'abc' is not a whole number from 0 to 1000000000");
+  expect_usage_error(run_poolshot("--headless --frames -3"),
+                     "--frames: '-3' is not a whole number from 0 to 1000000000");
   expect_usage_error(run_poolshot("--headless --seed 18446744073709551616"),
                      "--seed: '18446744073709551616' is not a whole number from 0 to 18446744073709551615 (2^64-1)");
   expect_usage_error(run_poolshot("--headless --seed -1"),
                      "--seed: '-1' is not a whole number from 0 to 18446744073709551615 (2^64-1)");
   expect_usage_error(run_poolshot("--headless --pooling sometimes"), "--pooling: 'sometimes' is not 'on' or 'off'");
-  expect_usage_error(run_poolshot("--headless --storage paged"), "--storage: 'paged' is not 'contiguous', 'stable' or 'packed'");
+  expect_usage_error(run_poolshot("--headless --storage paged"),
+                     "--storage: 'paged' is not 'contiguous', 'stable' or 'packed'");
 }
 
 TEST_F(Cli, HelpGoesToStdoutAndSucceeds) {
@@ -68,22 +72,27 @@ TEST_F(Cli, BadScenarios) {
     EXPECT_NE(r.out.find("poolshot: " + message), std::string::npos) << r.out;
   };
   const std::string missing = (dir_ / "missing.json").string();
-  expect_scenario_error(run_poolshot("--headless --scenario " + missing), "scenario '" + missing + "': cannot open: no such file");
+  expect_scenario_error(run_poolshot("--headless --scenario " + missing),
+                        "scenario '" + missing + "': cannot open: no such file");
   const std::string unknown = write("unknown.json", R"({"waves": [{"kind": "grunt"}], "colour": "red"})");
-  expect_scenario_error(run_poolshot("--headless --scenario " + unknown), "scenario '" + unknown + "': key 'colour': unknown key");
+  expect_scenario_error(run_poolshot("--headless --scenario " + unknown),
+                        "scenario '" + unknown + "': key 'colour': unknown key");
   const std::string type = write("type.json", R"({"waves": [{"count": "many"}]})");
   expect_scenario_error(run_poolshot("--headless --scenario " + type),
                         "scenario '" + type + "': key 'waves[0].count': must be an integer in 1..10000 (got \"many\")");
   const std::string absurd = write("absurd.json", R"({"waves": [{"count": 1000000000}]})");
   expect_scenario_error(run_poolshot("--headless --scenario " + absurd),
-                        "scenario '" + absurd + "': key 'waves[0].count': must be an integer in 1..10000 (got 1000000000)");
+                        "scenario '" + absurd +
+                            "': key 'waves[0].count': must be an integer in 1..10000 (got 1000000000)");
   const std::string cap = write("cap.json", R"({"pools": {"particles": {"max_capacity": 4294967296}}, "waves": [{}]})");
-  expect_scenario_error(run_poolshot("--headless --scenario " + cap), "scenario '" + cap +
-                                                                 "': key 'pools.particles.max_capacity': must be an integer in 1..16777216 (got 4294967296)");
+  expect_scenario_error(
+      run_poolshot("--headless --scenario " + cap),
+      "scenario '" + cap + "': key 'pools.particles.max_capacity': must be an integer in 1..16777216 (got 4294967296)");
   const std::string text = write("text.json", "this is not json");
   expect_scenario_error(run_poolshot("--headless --scenario " + text), "scenario '" + text + "': not valid JSON: ");
   const std::string truncated = write("truncated.json", R"({"waves": [{"kind": )");
-  expect_scenario_error(run_poolshot("--headless --scenario " + truncated), "scenario '" + truncated + "': not valid JSON: ");
+  expect_scenario_error(run_poolshot("--headless --scenario " + truncated),
+                        "scenario '" + truncated + "': not valid JSON: ");
   const std::string huge = write("huge.json", "{");
   fs::resize_file(huge, 100u * 1024 * 1024);  // sparse, so the test stays fast
   expect_scenario_error(run_poolshot("--headless --scenario " + huge),
@@ -154,9 +163,9 @@ namespace {
 TEST_F(Cli, OffscreenWindowPlaysTheSameGameAsHeadless) {
   const fs::path shot = dir_ / "shot.png", windowed = dir_ / "windowed.json", headless = dir_ / "headless.json";
   const std::string common = "--frames 120 --autofire --seed 5 ";
-  const auto w = report_of(
-      run_poolshot(common + "--screenshot " + shot.string() + " --report " + windowed.string(), Streams::stderr_only, "SDL_VIDEODRIVER=offscreen"),
-      windowed);
+  const auto w = report_of(run_poolshot(common + "--screenshot " + shot.string() + " --report " + windowed.string(),
+                                        Streams::stderr_only, "SDL_VIDEODRIVER=offscreen"),
+                           windowed);
   const auto h = report_of(run_poolshot("--headless " + common + "--report " + headless.string()), headless);
   EXPECT_EQ(w.at("state_hash"), h.at("state_hash"));
   EXPECT_EQ(w.at("headless"), false);

@@ -28,9 +28,9 @@ TEST(CollisionGrid, LowestSeqWinsWhereEnemiesOverlap) {
   for (Enemy& e : enemies) by_seq.push_back(&e);
   CollisionGrid grid(kArea, 64, 3);
   grid.build(by_seq);
-  EXPECT_EQ(grid.first_overlap({105, 100}, 3), 0);   // all three overlap: seq 5
-  EXPECT_EQ(grid.first_overlap({128, 100}, 3), 1);   // outside seq 5 (reach 23), inside 9 and 12: seq 9
-  EXPECT_EQ(grid.first_overlap({105, 140}, 3), 2);   // only the big one
+  EXPECT_EQ(grid.first_overlap({105, 100}, 3), 0);  // all three overlap: seq 5
+  EXPECT_EQ(grid.first_overlap({128, 100}, 3), 1);  // outside seq 5 (reach 23), inside 9 and 12: seq 9
+  EXPECT_EQ(grid.first_overlap({105, 140}, 3), 2);  // only the big one
   EXPECT_EQ(grid.first_overlap({400, 400}, 3), -1);
   enemies[0].hp = 0;  // dead enemies are left out of the next build
   grid.build(by_seq);
@@ -40,7 +40,8 @@ TEST(CollisionGrid, LowestSeqWinsWhereEnemiesOverlap) {
 TEST(CollisionGrid, AgreesWithBruteForce) {
   std::vector<Enemy> enemies;
   for (std::uint64_t i = 0; i < 400; ++i) {
-    const Vec2 pos{random_range(1, i, Purpose::enemy_spawn_x, -80, 1360), random_range(1, i, Purpose::enemy_spawn_y, -80, 800)};
+    const Vec2 pos{random_range(1, i, Purpose::enemy_spawn_x, -80, 1360),
+                   random_range(1, i, Purpose::enemy_spawn_y, -80, 800)};
     const float r = random_unit(1, i, Purpose::enemy_phase) < 0.05f ? 44.0f : 14.0f;
     enemies.push_back(enemy_at(i + 1, pos, r));
   }
@@ -51,7 +52,8 @@ TEST(CollisionGrid, AgreesWithBruteForce) {
   grid.build(by_seq);
   int hits = 0;
   for (std::uint64_t q = 0; q < 20000; ++q) {
-    const Vec2 p{random_range(2, q, Purpose::particle_angle, -100, 1380), random_range(2, q, Purpose::particle_speed, -100, 820)};
+    const Vec2 p{random_range(2, q, Purpose::particle_angle, -100, 1380),
+                 random_range(2, q, Purpose::particle_speed, -100, 820)};
     std::int32_t expected = -1;
     for (std::size_t i = 0; i < by_seq.size() && expected < 0; ++i) {
       const float reach = by_seq[i]->radius + 3;

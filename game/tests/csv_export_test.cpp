@@ -25,7 +25,9 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-std::size_t fields(const std::string& line) { return static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1; }
+std::size_t fields(const std::string& line) {
+  return static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
+}
 
 std::string read(const fs::path& p) {
   std::ifstream in(p);
@@ -78,7 +80,8 @@ TEST(CsvExport, OverlayExportWritesTheWindowAndTheGrowthLog) {
   EXPECT_EQ(frames.back().rfind("239,", 0), 0u) << frames.back();
   const auto growth = lines_of(read(files.growth_path));
   ASSERT_EQ(growth.size(), model.growth_log.size() + 1);
-  EXPECT_EQ(growth[0], "frame,pool,old_capacity,new_capacity,bytes_allocated,microseconds,relocated,relocated_objects,rebuild");
+  EXPECT_EQ(growth[0],
+            "frame,pool,old_capacity,new_capacity,bytes_allocated,microseconds,relocated,relocated_objects,rebuild");
   for (const std::string& line : growth) EXPECT_EQ(fields(line), 9u) << line;
   EXPECT_NE(growth[1].find(",16,32,"), std::string::npos) << "the first growth doubles 16: " << growth[1];
   fs::remove_all(dir);

@@ -61,7 +61,8 @@ TEST(Determinism, PoolingOnOffContiguousStableAllAgree) {
   const Scenario base = small_pools(repo_scenario("default.json"));
   for (const std::uint64_t seed : kSeeds) {
     SCOPED_TRACE("seed " + std::to_string(seed));
-    const std::uint64_t reference = hash_after(with_storage(base, true, engine::StorageMode::contiguous), seed, kFrames);
+    const std::uint64_t reference =
+        hash_after(with_storage(base, true, engine::StorageMode::contiguous), seed, kFrames);
     EXPECT_EQ(reference, hash_after(with_storage(base, true, engine::StorageMode::stable), seed, kFrames));
     EXPECT_EQ(reference, hash_after(with_storage(base, true, engine::StorageMode::packed), seed, kFrames));
     EXPECT_EQ(reference, hash_after(with_storage(base, false, engine::StorageMode::contiguous), seed, kFrames));
@@ -127,7 +128,8 @@ TEST(Determinism, StoragesReallyIterateInDifferentOrders) {
     std::vector<engine::Sprite> sprites;
     sim.collect_sprites(sprites, 1.0f);  // storage order, as the stores visit them
     for (const engine::Sprite& sp : sprites) {
-      if (sp.layer == 1 || sp.layer == 2) order[pooled ? 0 : 1].push_back(static_cast<std::uint64_t>(sp.x * 1000) ^ static_cast<std::uint64_t>(sp.y));
+      if (sp.layer == 1 || sp.layer == 2)
+        order[pooled ? 0 : 1].push_back(static_cast<std::uint64_t>(sp.x * 1000) ^ static_cast<std::uint64_t>(sp.y));
     }
   }
   ASSERT_EQ(order[0].size(), order[1].size());
@@ -137,7 +139,8 @@ TEST(Determinism, StoragesReallyIterateInDifferentOrders) {
 
 TEST(Determinism, InitialCapacityDoesNotChangeTheGame) {
   const Scenario base = repo_scenario("default.json");
-  for (const std::uint64_t seed : kSeeds) EXPECT_EQ(hash_after(base, seed, kFrames), hash_after(small_pools(base), seed, kFrames));
+  for (const std::uint64_t seed : kSeeds)
+    EXPECT_EQ(hash_after(base, seed, kFrames), hash_after(small_pools(base), seed, kFrames));
 }
 
 TEST(Determinism, SwitchingStorageMidRunMatchesNeverSwitching) {

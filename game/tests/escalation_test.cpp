@@ -17,7 +17,8 @@ Input hold_fire(bool fire) {
 }
 
 std::size_t live_objects(const SimStats& s) {
-  return s.pools[static_cast<std::size_t>(PoolId::bullets)].live + s.pools[static_cast<std::size_t>(PoolId::particles)].live;
+  return s.pools[static_cast<std::size_t>(PoolId::bullets)].live +
+         s.pools[static_cast<std::size_t>(PoolId::particles)].live;
 }
 
 TEST(Escalation, TenSecondsOfHeldFireFillThePoolsAndGrowThem) {
@@ -29,8 +30,8 @@ TEST(Escalation, TenSecondsOfHeldFireFillThePoolsAndGrowThem) {
   }
   const SimStats s = sim.stats();
   std::printf("peak live %zu, growth events %llu, heat x%.0f, bullets %zu particles %zu cancels %llu lives %d\n", peak,
-              static_cast<unsigned long long>(s.growth_events), static_cast<double>(s.heat_multiplier),
-              s.pools[0].live, s.pools[2].live, static_cast<unsigned long long>(s.cancels), s.lives);
+              static_cast<unsigned long long>(s.growth_events), static_cast<double>(s.heat_multiplier), s.pools[0].live,
+              s.pools[2].live, static_cast<unsigned long long>(s.cancels), s.lives);
   EXPECT_GE(peak, 200000u);
   EXPECT_GE(s.growth_events, 6u);
   EXPECT_GE(s.heat_multiplier, 512.0f);

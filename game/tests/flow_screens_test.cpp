@@ -166,7 +166,8 @@ TEST(FlowScreens, TitlePlayPauseGameOverRestart) {
       case again:
         if (in_phase == 10) next(done);
         break;
-      case done: break;
+      case done:
+        break;
     }
   };
   h.game->frames_to_render = 4000;

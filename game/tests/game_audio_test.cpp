@@ -16,9 +16,9 @@ namespace {
 
 constexpr std::size_t kStepFrames = 800;  // 48 kHz / 60 steps per second
 
-constexpr std::array<GameSound, kGameSoundCount> kAllSounds = {GameSound::shot,       GameSound::hit,
-                                                               GameSound::explosion,  GameSound::enemy_shot,
-                                                               GameSound::death,      GameSound::game_over};
+constexpr std::array<GameSound, kGameSoundCount> kAllSounds = {GameSound::shot,      GameSound::hit,
+                                                               GameSound::explosion, GameSound::enemy_shot,
+                                                               GameSound::death,     GameSound::game_over};
 
 float peak(const float* out, std::size_t count) {
   float p = 0;
@@ -41,7 +41,7 @@ TEST(GameAudio, HeldFireStartsAShotSoundAtMostEveryFourSteps) {
   audio.start_without_device();
   SimStats s;
   for (int step = 0; step < 60; ++s.pools[0].spawns += 500, ++step) audio.after_step(s);  // 500 bullets a step
-  EXPECT_EQ(audio.started(GameSound::shot), 15u);  // 60 steps / 4
+  EXPECT_EQ(audio.started(GameSound::shot), 15u);                                         // 60 steps / 4
   EXPECT_EQ(audio.started(GameSound::hit), 0u);
 }
 
@@ -62,7 +62,7 @@ TEST(GameAudio, EventsOfAStepStartTheirSoundsAndGameOverSoundsOnce) {
   for (int i = 0; i < 10; ++i) audio.after_step(s);
   EXPECT_EQ(audio.started(GameSound::death), 1u);
   EXPECT_EQ(audio.started(GameSound::game_over), 1u);  // on the change, not while it lasts
-  SimStats restarted;  // "this run" counters back to 0: nothing new happened
+  SimStats restarted;                                  // "this run" counters back to 0: nothing new happened
   audio.after_step(restarted);
   EXPECT_EQ(audio.started(GameSound::death), 1u);
   EXPECT_EQ(audio.started(GameSound::hit), 1u);
@@ -163,9 +163,9 @@ TEST(GameAudioCli, NoAudioDevicePrintsOneLineAndTheGameRunsSilent) {
   const std::size_t at = r.out.find(line);
   EXPECT_NE(at, std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("audio", at + line.size()), std::string::npos) << "more than one line about audio: " << r.out;
-  const test::RunResult dummy = test::run_binary(POOLSHOT_BINARY, "--frames 3 --volume 30 --mute",
-                                                 test::Streams::stderr_only,
-                                                 "SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy");
+  const test::RunResult dummy =
+      test::run_binary(POOLSHOT_BINARY, "--frames 3 --volume 30 --mute", test::Streams::stderr_only,
+                       "SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy");
   EXPECT_EQ(dummy.exit_code, 0) << dummy.out;
   EXPECT_EQ(dummy.out.find("no audio device"), std::string::npos) << dummy.out;
 }

@@ -14,7 +14,8 @@ TEST(Gameplay, FireRateTimesStress) {
   Input fire;
   fire.fire = true;
   fire.aim = {640, 700};
-  const auto per_second = static_cast<double>(s.weapon.shots_per_second * static_cast<float>(s.weapon.bullets_per_shot));
+  const auto per_second =
+      static_cast<double>(s.weapon.shots_per_second * static_cast<float>(s.weapon.bullets_per_shot));
   for (const float stress : {1.0f, 10.0f}) {
     Simulation sim(s, 1);
     sim.settings().stress = stress;

@@ -152,7 +152,9 @@ TEST_P(HomingShot, NothingInRangeFliesStraightAndCountsNothing) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PooledAndHeap, HomingShot, ::testing::Values(true, false),
-                         [](const ::testing::TestParamInfo<bool>& param_info) { return param_info.param ? "Pooled" : "Heap"; });
+                         [](const ::testing::TestParamInfo<bool>& param_info) {
+                           return param_info.param ? "Pooled" : "Heap";
+                         });
 
 TEST(HomingScenario, KeyIsReadAndBadValuesNameTheKey) {
   const ScenarioResult ok = parse_scenario(
@@ -160,7 +162,8 @@ TEST(HomingScenario, KeyIsReadAndBadValuesNameTheKey) {
   ASSERT_TRUE(ok.scenario.has_value()) << ok.error;
   EXPECT_FLOAT_EQ(ok.scenario->homing.share, 0.25f);
   EXPECT_EQ(ok.scenario->homing.max_live, 50);
-  EXPECT_FLOAT_EQ(parse_scenario(R"({"waves": [{}]})", "t.json").scenario->homing.share, 0.0f) << "off unless asked for";
+  EXPECT_FLOAT_EQ(parse_scenario(R"({"waves": [{}]})", "t.json").scenario->homing.share, 0.0f)
+      << "off unless asked for";
   EXPECT_EQ(parse_scenario(R"({"homing": {"share": 2}, "waves": [{}]})", "t.json").error,
             "scenario 't.json': key 'homing.share': must be a number in 0..1 (got 2)");
   EXPECT_EQ(parse_scenario(R"({"homing": {"seek": 2}, "waves": [{}]})", "t.json").error,
@@ -203,8 +206,8 @@ TEST(HomingGame, RefusalsHappenAndEveryStorageAgrees) {
        {std::tuple{false, engine::StorageMode::contiguous, false}, std::tuple{true, engine::StorageMode::stable, false},
         std::tuple{false, engine::StorageMode::stable, false}, std::tuple{true, engine::StorageMode::contiguous, true},
         std::tuple{false, engine::StorageMode::stable, true}}) {
-    SCOPED_TRACE(std::string(pooling ? "pooled " : "heap ") + (storage == engine::StorageMode::stable ? "stable" : "contiguous") +
-                 (switching ? " switching" : ""));
+    SCOPED_TRACE(std::string(pooling ? "pooled " : "heap ") +
+                 (storage == engine::StorageMode::stable ? "stable" : "contiguous") + (switching ? " switching" : ""));
     const Outcome o = play(pooling, storage, switching);
     EXPECT_EQ(o.hash, reference.hash);
     EXPECT_EQ(o.refusals, reference.refusals);

@@ -21,14 +21,17 @@ using game::test::RunResult;
 using game::test::Streams;
 
 TEST(MemoryMapCli, BadPathIsOneLineAndExitOne) {
-  const RunResult r = game::test::run_binary(POOLSHOT_BINARY, "--headless --frames 30 --memory-map /no/such/dir/map.png",
-                                             Streams::stderr_only);
+  const RunResult r =
+      game::test::run_binary(POOLSHOT_BINARY, "--headless --frames 30 --memory-map /no/such/dir/map.png",
+                             Streams::stderr_only);
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_EQ(r.out, "poolshot: --memory-map: cannot write PNG '/no/such/dir/map.png' (directory missing or not writable?)\n");
+  EXPECT_EQ(r.out,
+            "poolshot: --memory-map: cannot write PNG '/no/such/dir/map.png' (directory missing or not writable?)\n");
 }
 
 TEST(MemoryMapCli, CannotBeCombinedWithCompare) {
-  const RunResult r = game::test::run_binary(POOLSHOT_BINARY, "--headless --compare --memory-map x.png", Streams::stderr_only);
+  const RunResult r =
+      game::test::run_binary(POOLSHOT_BINARY, "--headless --compare --memory-map x.png", Streams::stderr_only);
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("--memory-map needs a single run"), std::string::npos) << r.out;
 }
@@ -37,9 +40,10 @@ TEST(MemoryMapCli, WritesThePictureAndTheReportsMemorySection) {
   const fs::path dir = fs::temp_directory_path() / "poolshot_memory_map_cli";
   fs::create_directories(dir);
   const std::string png = (dir / "map.png").string(), report = (dir / "report.json").string();
-  const RunResult r = game::test::run_binary(
-      POOLSHOT_BINARY, "--headless --frames 600 --autofire --memory-map " + png + " --report " + report,
-      Streams::stderr_only);
+  const RunResult r =
+      game::test::run_binary(POOLSHOT_BINARY,
+                             "--headless --frames 600 --autofire --memory-map " + png + " --report " + report,
+                             Streams::stderr_only);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   engine::Image image;
   ASSERT_TRUE(engine::load_png(png, image).is_ok());

@@ -55,7 +55,7 @@ TEST(MemoryMap, RunLengthSummaryOfKnownHoles) {
   EXPECT_FALSE(map.cells()[4].beyond_last_live);
   EXPECT_EQ(map.cells()[10].live, 12u);  // slots 160..175: 164..175 live
   EXPECT_EQ(map.cells()[20].live, 16u);
-  EXPECT_EQ(map.cells()[56].live, 4u);   // slots 896..911: 896..899 live
+  EXPECT_EQ(map.cells()[56].live, 4u);  // slots 896..911: 896..899 live
   EXPECT_FALSE(map.cells()[56].beyond_last_live);
   EXPECT_TRUE(map.cells()[57].beyond_last_live) << "capacity past the last live object";
   EXPECT_TRUE(map.cells()[63].beyond_last_live);
@@ -90,7 +90,7 @@ TEST(MemoryMap, CacheLinesTouchedHoldingALiveObject) {
   // A stride that is not a divisor of the line (48 bytes: a slot may straddle two lines).
   MemoryMap wide;
   wide.begin(128, 0, 48);
-  wide.add_word(0, 0b1, 64);  // slot 0: bytes 0..47, line 0
+  wide.add_word(0, 0b1, 64);                     // slot 0: bytes 0..47, line 0
   wide.add_word(64, std::uint64_t{1} << 1, 64);  // slot 65: word bytes 48..95, lines 0 and 1 of the word
   wide.finish();
   EXPECT_EQ(wide.summary().lines_live, 3u);

@@ -150,7 +150,9 @@ TEST_P(StoreHandles, RefusedAtMaxCapacityGivesTheNullHandle) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PooledAndHeap, StoreHandles, ::testing::Values(true, false),
-                         [](const ::testing::TestParamInfo<bool>& param_info) { return param_info.param ? "Pooled" : "Heap"; });
+                         [](const ::testing::TestParamInfo<bool>& param_info) {
+                           return param_info.param ? "Pooled" : "Heap";
+                         });
 
 TEST(StoreHandlesHeap, TableReusesSlotsWithABumpedGenerationAcrossEpochs) {
   // Heap mode's table is the generational check heap code must add: index + generation,

@@ -94,7 +94,9 @@ TEST_P(ObjectStoreModes, StorageModeSwitchKeepsObjects) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PooledAndHeap, ObjectStoreModes, ::testing::Values(true, false),
-                         [](const ::testing::TestParamInfo<bool>& param_info) { return param_info.param ? "Pooled" : "Heap"; });
+                         [](const ::testing::TestParamInfo<bool>& param_info) {
+                           return param_info.param ? "Pooled" : "Heap";
+                         });
 
 TEST(ObjectStore, HeapModeCountsPointerArrayGrowth) {
   ObjectStore<Tracked> store(policy(4, 1000), false);

@@ -64,8 +64,10 @@ TEST_F(OverlayCli, CompareWritesReportCsvAndChart) {
   EXPECT_EQ(j.at("heap").at("pooling"), "off");
   EXPECT_EQ(j.at("same_state_hash"), true);
   EXPECT_EQ(j.at("pooled").at("state_hash"), j.at("heap").at("state_hash"));
-  EXPECT_GT(j.at("heap").at("heap_allocs").at("total").get<int>(), j.at("pooled").at("heap_allocs").at("total").get<int>());
-  for (const char* ratio : {"sim_p50", "sim_p99", "sim_max"}) EXPECT_TRUE(j.at("heap_over_pooled").contains(ratio)) << ratio;
+  EXPECT_GT(j.at("heap").at("heap_allocs").at("total").get<int>(),
+            j.at("pooled").at("heap_allocs").at("total").get<int>());
+  for (const char* ratio : {"sim_p50", "sim_p99", "sim_max"})
+    EXPECT_TRUE(j.at("heap_over_pooled").contains(ratio)) << ratio;
   EXPECT_GT(j.at("pooled").at("sim_ms").at("p50").get<double>(), 0.0);
   EXPECT_EQ(j.at("csv"), (dir_ / "ab.csv").string());
   EXPECT_EQ(j.at("chart"), (dir_ / "ab.png").string());

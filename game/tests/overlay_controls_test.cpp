@@ -45,8 +45,8 @@ struct Harness {
     sim.settings().autofire = autofire;
     engine::AppConfig config;
     config.mode = engine::RunMode::offscreen;
-    config.max_frames = -1;             // the script decides when to stop
-    config.deterministic_time = true;   // one step per frame
+    config.max_frames = -1;            // the script decides when to stop
+    config.deterministic_time = true;  // one step per frame
     config.atlas_path = POOLSHOT_ATLAS_PATH;
     config.atlas_cell_px = atlas::kCellPixels;
     config.stats_window = kOverlayStatsFrames;
@@ -117,7 +117,7 @@ TEST(OverlayControls, PoolingCheckboxAndPauseButtonWork) {
     h.click_on(f, 38, "Pause");
     if (f == 46) step_at_pause = h.sim.frame();
     if (f == 54) step_while_paused = h.sim.frame();
-    h.click_on(f, 56, "Pause");     // now labelled Resume, same place
+    h.click_on(f, 56, "Pause");  // now labelled Resume, same place
   };
   ASSERT_EQ(h.run(78), 0);
   EXPECT_FALSE(h.sim.applied_settings().pooling) << "the checkbox reached Settings and the step applied it";
@@ -152,10 +152,12 @@ TEST(OverlayControls, ApplySuggestionsPutsTheAdvisorsCapacitiesInForce) {
       if (applied.pools[i].initial_capacity != advice[i].suggested_initial) return false;
     return true;
   };
-  ASSERT_TRUE(std::any_of(shown.begin(), shown.end(), in_force)) << "bullets now start at " << applied.pools[0].initial_capacity;
+  ASSERT_TRUE(std::any_of(shown.begin(), shown.end(), in_force))
+      << "bullets now start at " << applied.pools[0].initial_capacity;
   const Scenario original = test::repo_scenario("pressure.json");
   for (std::size_t i = 0; i < kPoolCount; ++i) {
-    EXPECT_NE(applied.pools[i].initial_capacity, original.pools[i].initial_capacity) << i << ": pressure.json starts small";
+    EXPECT_NE(applied.pools[i].initial_capacity, original.pools[i].initial_capacity)
+        << i << ": pressure.json starts small";
     EXPECT_GE(stats.pools[i].capacity, applied.pools[i].initial_capacity) << i << ": reserved at once";
   }
 }
@@ -168,7 +170,7 @@ TEST(OverlayControls, AClickOnThePanelNeverFiresAClickBesideItDoes) {
     const ScreenRect p = h.game->panel().panel_rect();
     if (f >= 2) h.click_at(f, 2, p.x0 + 40, p.y1 - 8);  // empty panel area near its bottom
     if (f == 12) spawns_after_panel_click = h.sim.stats().pools[0].spawns;
-    h.click_at(f, 14, 300, 400);                        // the playfield
+    h.click_at(f, 14, 300, 400);  // the playfield
   };
   ASSERT_EQ(h.run(30), 0);
   EXPECT_EQ(spawns_after_panel_click, 0u) << "ImGui kept the click on its panel";
@@ -186,7 +188,7 @@ TEST(OverlayControls, ControlsFitWithoutScrollingAt1280x720) {
   std::size_t growth_rows = 0;
   h.game->script = [&](int f) {
     if (f == 40) overflow_with_frame_time = h.game->panel().overflow();  // the default layout
-    h.click_on(f, 42, "Controls");  // opens Controls, folds Frame time
+    h.click_on(f, 42, "Controls");                                       // opens Controls, folds Frame time
     if (f == 58) {
       growth_rows = h.game->overlay_model().growth_log.size();
       overflow_with_controls = h.game->panel().overflow();

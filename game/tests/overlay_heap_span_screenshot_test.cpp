@@ -28,14 +28,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::int64_t kFrames = 300;                      // 5 s: the 10 s window shows them all
+constexpr std::int64_t kFrames = 300;                       // 5 s: the 10 s window shows them all
 constexpr std::uint64_t kHeapFrom = 100, kHeapUntil = 220;  // frames with pooling off: [from, until)
 
 // GameApp, with pooling switched at chosen steps the way the overlay's Controls switch it:
 // through Simulation::settings(), which the next step applies.
 class SwitchingHooks final : public engine::AppHooks {
  public:
-  SwitchingHooks(Simulation& sim, GameApp& game, bool switch_pooling) : sim_(sim), game_(game), switch_(switch_pooling) {}
+  SwitchingHooks(Simulation& sim, GameApp& game, bool switch_pooling)
+      : sim_(sim), game_(game), switch_(switch_pooling) {}
   void fixed_update(const engine::InputState& input, double dt) override {
     const std::uint64_t step = sim_.frame();  // the step about to run is frame `step` (one per frame)
     if (switch_) sim_.settings().pooling = !(step >= kHeapFrom && step < kHeapUntil);
@@ -159,7 +160,8 @@ TEST(OverlayHeapSpanScreenshot, HeapSpanIsShadedAndLabelledAndTheSimLaneHasItsTr
     for (int x = mid - 10; x < mid + 10; ++x) sim_tint += tinted(img.pixel(x, y)) ? 1u : 0u;
   EXPECT_GT(sim_tint, 40u) << "the tint is behind the simulation lane as well";
   // Labelled: text in the heap colour at the top of the span.
-  EXPECT_GT(test::count(img, want_x0, g.render_lane.y0, want_x1, g.render_lane.y0 + 16, test::opaque(overlay_colors::heap), 40),
+  EXPECT_GT(test::count(img, want_x0, g.render_lane.y0, want_x1, g.render_lane.y0 + 16,
+                        test::opaque(overlay_colors::heap), 40),
             15u)
       << "the span's label";
 

@@ -159,10 +159,10 @@ TEST(OverlayModel, WindowCoversTheAskedSecondsOfFrames) {
     stats.set_time(engine::FrameTimer::frame, 10.0);  // 100 fps of wall time
     stats.end_frame();
   }
-  EXPECT_EQ(window_frame_count(stats, 2, 0), 200u);                 // measured: 2 s / 10 ms
-  EXPECT_EQ(window_frame_count(stats, 5, 1.0 / 60.0), 300u);        // deterministic: 5 s of steps
-  EXPECT_EQ(window_frame_count(stats, 1, 1.0 / 60.0), 120u);        // clamped up to 2 s
-  EXPECT_EQ(window_frame_count(stats, 60, 0), 1000u);               // 20 s asked, only 10 s kept
+  EXPECT_EQ(window_frame_count(stats, 2, 0), 200u);           // measured: 2 s / 10 ms
+  EXPECT_EQ(window_frame_count(stats, 5, 1.0 / 60.0), 300u);  // deterministic: 5 s of steps
+  EXPECT_EQ(window_frame_count(stats, 1, 1.0 / 60.0), 120u);  // clamped up to 2 s
+  EXPECT_EQ(window_frame_count(stats, 60, 0), 1000u);         // 20 s asked, only 10 s kept
   EXPECT_EQ(window_frame_count(engine::FrameStats(8, 1), 10, 0), 0u);
 }
 

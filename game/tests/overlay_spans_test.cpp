@@ -60,8 +60,8 @@ TEST(PoolingSpans, NewestSpanOfEachKindWithExactPercentilesAndRatio) {
 TEST(PoolingSpans, CurrentHeapSpanCountsAndAOneFrameSpanIsASpan) {
   engine::FrameStats frames(64);
   for (int i = 0; i < 10; ++i) push(frames, 1.0, false);
-  push(frames, 3.0, true);   // frame 10: heap for one frame
-  push(frames, 2.0, false);  // frame 11: pooled for one frame, the newest pooled span
+  push(frames, 3.0, true);                              // frame 10: heap for one frame
+  push(frames, 2.0, false);                             // frame 11: pooled for one frame, the newest pooled span
   for (int i = 0; i < 5; ++i) push(frames, 6.0, true);  // frames 12..16: heap, still running
   std::vector<double> scratch;
   const PoolingSpans s = pooling_spans(frames, scratch);
@@ -100,7 +100,8 @@ TEST(PoolingSpans, ASpanOlderThanTheRingIsCutAtItsOldestKeptFrame) {
 
 TEST(PoolingSpans, RefreshingAllocatesNothingOnceTheScratchIsReserved) {
   engine::FrameStats frames(kOverlayStatsFrames);
-  for (std::size_t i = 0; i < kOverlayStatsFrames; ++i) push(frames, 1.0 + static_cast<double>(i % 7), (i / 300) % 2 == 1);
+  for (std::size_t i = 0; i < kOverlayStatsFrames; ++i)
+    push(frames, 1.0 + static_cast<double>(i % 7), (i / 300) % 2 == 1);
   std::vector<double> scratch;
   (void)pooling_spans(frames, scratch);  // reserves
   const std::uint64_t before = heap_alloc_count();

@@ -21,7 +21,8 @@ inline std::size_t count(const engine::Image& image, float x0, float y0, float x
                          int tolerance) {
   std::size_t n = 0;
   for (int y = static_cast<int>(y0); y < static_cast<int>(y1); ++y)
-    for (int x = static_cast<int>(x0); x < static_cast<int>(x1); ++x) n += near(image.pixel(x, y), colour, tolerance) ? 1u : 0u;
+    for (int x = static_cast<int>(x0); x < static_cast<int>(x1); ++x)
+      n += near(image.pixel(x, y), colour, tolerance) ? 1u : 0u;
   return n;
 }
 

@@ -70,10 +70,12 @@ TEST(Scenario, WrongTypeNamesKeyAndType) {
   EXPECT_EQ(error_of(R"({"waves": [{"count": 2.5}]})"),
             "scenario 't.json': key 'waves[0].count': must be an integer in 1..10000 (got 2.5)");
   EXPECT_EQ(error_of(R"({"waves": [{"kind": "dragon"}]})"),
-            "scenario 't.json': key 'waves[0].kind': must be one of \"grunt\", \"spinner\", \"burster\", \"boss\" (got \"dragon\")");
+            "scenario 't.json': key 'waves[0].kind': must be one of \"grunt\", \"spinner\", \"burster\", \"boss\" (got "
+            "\"dragon\")");
   EXPECT_EQ(error_of(R"({"walk": "sorted", "waves": [{}]})"),
             "scenario 't.json': key 'walk': must be one of \"bitmap\", \"swap_pop\", \"slot_order\" (got \"sorted\")");
-  EXPECT_EQ(error_of(R"({"weapon": [], "waves": [{}]})"), "scenario 't.json': key 'weapon': must be an object (got [])");
+  EXPECT_EQ(error_of(R"({"weapon": [], "waves": [{}]})"),
+            "scenario 't.json': key 'weapon': must be an object (got [])");
 }
 
 TEST(Scenario, AbsurdValuesAreRefused) {
@@ -92,7 +94,8 @@ TEST(Scenario, AbsurdValuesAreRefused) {
   EXPECT_EQ(error_of(R"({"seed": -1, "waves": [{}]})"),
             "scenario 't.json': key 'seed': must be an integer in 0..18446744073709551615 (got -1)");
   // Each value in range, the product absurd: a billion bullets a second.
-  EXPECT_EQ(error_of(R"({"stress": 1000, "weapon": {"shots_per_second": 1000, "bullets_per_shot": 1000}, "waves": [{}]})"),
+  EXPECT_EQ(error_of(
+                R"({"stress": 1000, "weapon": {"shots_per_second": 1000, "bullets_per_shot": 1000}, "waves": [{}]})"),
             "scenario 't.json': key 'stress': weapon.shots_per_second x stress x weapon.bullets_per_shot is "
             "1000000000 bullets per second; the limit is 1000000");
   EXPECT_EQ(error_of(R"({"waves": []})"), "scenario 't.json': key 'waves': must be an array of 1..1000 waves (got [])");

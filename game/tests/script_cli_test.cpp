@@ -109,9 +109,11 @@ TEST_F(ScriptCli, BadScriptIsOneLineAndExitTwo) {
   };
   const std::string missing = (dir_ / "missing.json").string();
   expect_error(run_poolshot("--headless --script " + missing), "script '" + missing + "': cannot open: no such file");
-  const std::string order = write("order.json", R"({"events": [{"frame": 9, "fire": true}, {"frame": 3, "fire": false}]})");
+  const std::string order =
+      write("order.json", R"({"events": [{"frame": 9, "fire": true}, {"frame": 3, "fire": false}]})");
   expect_error(run_poolshot("--headless --script " + order),
-               "script '" + order + "': key 'events[1].frame': must not be before events[0].frame (9): events go in frame order");
+               "script '" + order +
+                   "': key 'events[1].frame': must not be before events[0].frame (9): events go in frame order");
   const std::string range = write("range.json", R"({"events": [{"frame": 1, "enemy_density": 500}]})");
   expect_error(run_poolshot("--script " + range, "SDL_VIDEODRIVER=offscreen"),
                "script '" + range + "': key 'events[0].enemy_density': must be a number in 0..100 (got 500)");
@@ -121,7 +123,8 @@ TEST_F(ScriptCli, BadScriptIsOneLineAndExitTwo) {
 }
 
 TEST_F(ScriptCli, ShippedHoldFireRunsHeadless) {
-  const nlohmann::json r = report("--headless --script " + std::string(POOLSHOT_SCENARIO_DIR) + "/../scripts/hold_fire.json");
+  const nlohmann::json r =
+      report("--headless --script " + std::string(POOLSHOT_SCENARIO_DIR) + "/../scripts/hold_fire.json");
   EXPECT_EQ(r.at("frames"), 1800);
   const nlohmann::json& p = r.at("phases");
   ASSERT_EQ(p.size(), 3u);
@@ -135,7 +138,7 @@ TEST_F(ScriptCli, ShippedHoldFireRunsHeadless) {
   EXPECT_GE(p[0].at("growth_events").get<std::uint64_t>(), 6u);
   EXPECT_GE(p[1].at("heap_allocs").at("p50").get<double>(), 1000.0);  // new/delete per object
   EXPECT_EQ(p[2].at("heap_allocs").at("p50").get<double>(), 0.0);
-  EXPECT_FALSE(r.at("game").at("game_over").get<bool>());             // holding fire keeps you alive
+  EXPECT_FALSE(r.at("game").at("game_over").get<bool>());  // holding fire keeps you alive
   EXPECT_EQ(r.at("game").at("deaths").get<int>(), 0);
   // The game this script plays, pinned. Homing shots (default.json's `homing` key) changed the
   // rules, and with them the pin (was 0x834825805dc1cf8f before homing shots).

@@ -68,10 +68,12 @@ TEST(Script, UnknownKeysAndWrongTypesNameTheKey) {
   EXPECT_EQ(error_of(R"({"events": [{"frame": "ten", "fire": true}]})"),
             "script 's.json': key 'events[0].frame': must be an integer in 1..1000000000 (got \"ten\")");
   EXPECT_EQ(error_of(R"({"events": [{"frame": 1, "storage": "paged"}]})"),
-            "script 's.json': key 'events[0].storage': must be one of \"contiguous\", \"stable\", \"packed\" (got \"paged\")");
+            "script 's.json': key 'events[0].storage': must be one of \"contiguous\", \"stable\", \"packed\" (got "
+            "\"paged\")");
   EXPECT_EQ(error_of(R"({"events": [{"frame": 1, "walk": 2}]})"),
             "script 's.json': key 'events[0].walk': must be one of \"bitmap\", \"swap_pop\", \"slot_order\" (got 2)");
-  EXPECT_EQ(error_of(R"({"events": {}})"), "script 's.json': key 'events': must be an array of 0..100000 events (got {})");
+  EXPECT_EQ(error_of(R"({"events": {}})"),
+            "script 's.json': key 'events': must be an array of 0..100000 events (got {})");
   EXPECT_EQ(error_of(R"([1, 2])"), "script 's.json': key '(top level)': must be an object (got [1,2])");
   EXPECT_EQ(error_of(R"({"events": [{"frame": 1, "aim": {"point": [1, 2], "at": 3}}]})"),
             "script 's.json': key 'events[0].aim.at': unknown key");
@@ -98,15 +100,17 @@ TEST(Script, OutOfRangeValuesAreRefused) {
 }
 
 TEST(Script, EventsGoInFrameOrderWithinTheScript) {
-  EXPECT_EQ(error_of(R"({"events": [{"frame": 10, "fire": true}, {"frame": 10, "move": [1, 0]},
+  EXPECT_EQ(
+      error_of(R"({"events": [{"frame": 10, "fire": true}, {"frame": 10, "move": [1, 0]},
                                     {"frame": 9, "fire": false}]})"),
-            "script 's.json': key 'events[2].frame': must not be before events[1].frame (10): events go in frame order");
+      "script 's.json': key 'events[2].frame': must not be before events[1].frame (10): events go in frame order");
   EXPECT_EQ(error_of(R"({"frames": 60, "events": [{"frame": 61, "fire": true}]})"),
             "script 's.json': key 'events[0].frame': must not be after the script's end, frames (60)");
 }
 
 TEST(Script, MissingAndEmptyThingsAreNamed) {
-  EXPECT_EQ(error_of(R"({"frames": 5})"), "script 's.json': key 'events': is required (an array of events, may be empty)");
+  EXPECT_EQ(error_of(R"({"frames": 5})"),
+            "script 's.json': key 'events': is required (an array of events, may be empty)");
   EXPECT_EQ(error_of(R"({"events": []})"), "script 's.json': key 'frames': is required when there are no events");
   EXPECT_EQ(error_of(R"({"events": [{"fire": true}]})"),
             "script 's.json': key 'events[0].frame': is required (the step it applies at, 1..1000000000)");
@@ -139,22 +143,22 @@ TEST(ScriptPlayer, HoldsInputUntilChangedAndAppliesSettingsAtTheirFrame) {
   EXPECT_FALSE(in.fire);
   EXPECT_FLOAT_EQ(in.aim.x, 640);
   EXPECT_GT(in.aim.y, 60);
-  in = player.next(settings, {640, 60});        // step 2
+  in = player.next(settings, {640, 60});  // step 2
   EXPECT_TRUE(in.fire);
   EXPECT_FLOAT_EQ(in.move_x, 0.5f);
   EXPECT_FLOAT_EQ(in.move_y, -1);
   EXPECT_FLOAT_EQ(in.aim.x, 100);
   EXPECT_TRUE(settings.pooling);
-  in = player.next(settings, {640, 60});        // step 3
+  in = player.next(settings, {640, 60});  // step 3
   EXPECT_TRUE(in.restart);
   EXPECT_TRUE(in.fire);
   EXPECT_FALSE(settings.pooling);
   EXPECT_EQ(settings.storage, engine::StorageMode::stable);
   EXPECT_EQ(settings.walk, WalkMode::bitmap);
   EXPECT_FLOAT_EQ(settings.stress, 4);
-  in = player.next(settings, {640, 60});        // step 4: restart was for one step only
+  in = player.next(settings, {640, 60});  // step 4: restart was for one step only
   EXPECT_FALSE(in.restart);
-  in = player.next(settings, {10, 20});         // step 5
+  in = player.next(settings, {10, 20});  // step 5
   EXPECT_FALSE(in.fire);
   EXPECT_FLOAT_EQ(in.aim.y, 20);
   EXPECT_GT(in.aim.x, 10);

@@ -26,8 +26,7 @@ inline Scenario repo_scenario(const std::string& name) {
 // a game over and restart clears the world, so one final hash could miss a difference that
 // existed before it.
 inline std::uint64_t hash_after(const Scenario& scenario, std::uint64_t seed, int frames,
-                                const std::function<void(Simulation&, int)>& before_step = {},
-                                int checkpoint = 150) {
+                                const std::function<void(Simulation&, int)>& before_step = {}, int checkpoint = 150) {
   Simulation sim(scenario, seed);
   sim.settings().autofire = true;
   std::uint64_t folded = 0;

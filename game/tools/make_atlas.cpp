@@ -23,7 +23,6 @@ struct Texel {
   float alpha = 0;  // 0..1 coverage
 };
 
-
 float len(float x, float y) { return std::sqrt(x * x + y * y); }
 
 // Point in convex-or-concave polygon (even-odd rule).
@@ -48,8 +47,8 @@ Texel none() { return {}; }
 Texel ship(float x, float y) {
   static const std::array<std::array<float, 2>, 4> hull = {{{0, 15}, {12, -12}, {0, -6}, {-12, -12}}};
   if (!in_polygon(x, y, hull)) return none();
-  if (len(x, y - 2) < 3.2f) return solid(0.35f);           // cockpit
-  if (std::fabs(x) < 1.2f && y > 5) return solid(0.75f);   // spine
+  if (len(x, y - 2) < 3.2f) return solid(0.35f);          // cockpit
+  if (std::fabs(x) < 1.2f && y > 5) return solid(0.75f);  // spine
   return solid(1);
 }
 
@@ -72,9 +71,9 @@ Texel spinner(float x, float y) {
 Texel burster(float x, float y) {
   const float r = len(x, y);
   if (r > 14.5f) return none();
-  if (r > 12) return solid(1);        // outer ring
-  if (r > 10) return none();          // gap
-  if (r < 4) return solid(1);         // hot core
+  if (r > 12) return solid(1);  // outer ring
+  if (r > 10) return none();    // gap
+  if (r < 4) return solid(1);   // hot core
   return solid(0.6f);
 }
 
@@ -173,9 +172,17 @@ int main(int argc, char** argv) {
   std::vector<std::uint8_t> image(static_cast<std::size_t>(game::atlas::kWidth * game::atlas::kHeight) * 4, 0);
   namespace a = game::atlas;
   const std::array<std::pair<int, Shader>, a::cell_count> cells = {{
-      {a::ship, ship}, {a::grunt, grunt}, {a::spinner, spinner}, {a::burster, burster},
-      {a::boss, boss}, {a::player_bullet, player_bullet}, {a::enemy_bullet, enemy_bullet},
-      {a::spark, spark}, {a::smoke, smoke}, {a::explosion, explosion}, {a::star, star},
+      {a::ship, ship},
+      {a::grunt, grunt},
+      {a::spinner, spinner},
+      {a::burster, burster},
+      {a::boss, boss},
+      {a::player_bullet, player_bullet},
+      {a::enemy_bullet, enemy_bullet},
+      {a::spark, spark},
+      {a::smoke, smoke},
+      {a::explosion, explosion},
+      {a::star, star},
       {a::shield, shield},
   }};
   for (const auto& [cell, shader] : cells) draw_cell(image, cell, shader);

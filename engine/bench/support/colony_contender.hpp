@@ -15,13 +15,18 @@ class ColonyContender {
  public:
   static constexpr const char* name = "plf_colony";
 
-  template <class... Args> void spawn(Args&&... args) { colony_.emplace(std::forward<Args>(args)...); }
-  template <class... Args> void create(Args&&... args) {
+  template <class... Args>
+  void spawn(Args&&... args) {
+    colony_.emplace(std::forward<Args>(args)...);
+  }
+  template <class... Args>
+  void create(Args&&... args) {
     kept_.push_back(colony_.emplace(std::forward<Args>(args)...));
   }
 
   // colony's own idiom: erase returns the next element, so culling is fused into the pass.
-  template <class F> std::size_t update_and_cull(F alive) {
+  template <class F>
+  std::size_t update_and_cull(F alive) {
     std::size_t died = 0;
     for (auto it = colony_.begin(); it != colony_.end();) {
       if (alive(*it)) {
@@ -40,7 +45,8 @@ class ColonyContender {
     kept_.pop_back();
   }
 
-  template <class F> void for_each(F f) const {
+  template <class F>
+  void for_each(F f) const {
     for (const Particle& p : colony_) f(p);
   }
   std::size_t capacity() const noexcept { return colony_.capacity(); }  // growth_bench only

@@ -28,7 +28,8 @@ struct MimallocLibrary {
   }
 
  private:
-  template <class Fn> static Fn symbol(void* handle, const char* name) {
+  template <class Fn>
+  static Fn symbol(void* handle, const char* name) {
     void* address = dlsym(handle, name);
     if (address == nullptr) fail("missing symbol", name);
     Fn fn = nullptr;

@@ -21,9 +21,18 @@ class Particle {
  public:
   // No default constructor on purpose: containers must construct in place from arguments.
   Particle(const SpawnParams& s, float life_seconds, std::uint32_t sequence) noexcept
-      : x_(s.x), y_(s.y), vx_(s.vx), vy_(s.vy), rotation_(0.0f), spin_(s.spin), size_(s.size),
-        life_(life_seconds), inv_lifetime_(1.0f / life_seconds), colour_(s.rgb | 0xFF000000u),
-        sequence_(sequence), kind_(sequence & 3u) {}
+      : x_(s.x),
+        y_(s.y),
+        vx_(s.vx),
+        vy_(s.vy),
+        rotation_(0.0f),
+        spin_(s.spin),
+        size_(s.size),
+        life_(life_seconds),
+        inv_lifetime_(1.0f / life_seconds),
+        colour_(s.rgb | 0xFF000000u),
+        sequence_(sequence),
+        kind_(sequence & 3u) {}
 
   // Integrates one step and fades the colour; returns false once the particle's life is over.
   bool update(float dt) noexcept {
@@ -41,14 +50,14 @@ class Particle {
   float life() const noexcept { return life_; }
 
  private:
-  float x_, y_;          // position, metres
-  float vx_, vy_;        // velocity, metres per second
-  float rotation_;       // radians, for the sprite
-  float spin_;           // radians per second
-  float size_;           // sprite half-extent
-  float life_;           // seconds left
-  float inv_lifetime_;   // 1 / initial life: the fade needs no division per update
-  std::uint32_t colour_; // RGBA8; alpha fades with life
+  float x_, y_;             // position, metres
+  float vx_, vy_;           // velocity, metres per second
+  float rotation_;          // radians, for the sprite
+  float spin_;              // radians per second
+  float size_;              // sprite half-extent
+  float life_;              // seconds left
+  float inv_lifetime_;      // 1 / initial life: the fade needs no division per update
+  std::uint32_t colour_;    // RGBA8; alpha fades with life
   std::uint32_t sequence_;  // spawn number: what deterministic code orders by
   std::uint32_t kind_;      // sprite variant
 };

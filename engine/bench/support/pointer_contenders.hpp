@@ -19,7 +19,8 @@ namespace bench {
 
 // Allocator policy: Owner is what the vector stores; make() builds an object, destroy() ends it;
 // destroys_leftovers: the allocator's own destructor ends the objects still alive.
-template <class Allocator> class PointerVector {
+template <class Allocator>
+class PointerVector {
  public:
   static constexpr const char* name = Allocator::name;
   using Owner = typename Allocator::Owner;
@@ -33,13 +34,18 @@ template <class Allocator> class PointerVector {
     }
   }
 
-  template <class... Args> void spawn(Args&&... args) {
+  template <class... Args>
+  void spawn(Args&&... args) {
     items_.push_back(allocator_.make(std::forward<Args>(args)...));
   }
-  template <class... Args> void create(Args&&... args) { spawn(std::forward<Args>(args)...); }
+  template <class... Args>
+  void create(Args&&... args) {
+    spawn(std::forward<Args>(args)...);
+  }
 
   // Fused, like std::vector: nothing stops a heap object from dying mid-pass.
-  template <class F> std::size_t update_and_cull(F alive) {
+  template <class F>
+  std::size_t update_and_cull(F alive) {
     std::size_t died = 0;
     for (std::size_t i = 0; i < items_.size();) {
       if (alive(*items_[i])) {
@@ -58,7 +64,8 @@ template <class Allocator> class PointerVector {
     items_.pop_back();
   }
 
-  template <class F> void for_each(F f) const {
+  template <class F>
+  void for_each(F f) const {
     for (const Owner& p : items_) f(*p);
   }
   std::size_t size() const noexcept { return items_.size(); }
@@ -72,7 +79,8 @@ struct NewDeleteAllocator {  // std::vector<std::unique_ptr<Particle>>: what mos
   static constexpr const char* name = "new_delete";
   static constexpr bool destroys_leftovers = false;
   using Owner = std::unique_ptr<Particle>;
-  template <class... Args> Owner make(Args&&... args) {
+  template <class... Args>
+  Owner make(Args&&... args) {
     return std::make_unique<Particle>(std::forward<Args>(args)...);
   }
   void destroy(Owner& p) noexcept { p.reset(); }
@@ -83,7 +91,8 @@ struct MimallocAllocator {  // a fast general-purpose allocator, same shape as n
   static constexpr bool destroys_leftovers = false;
   using Owner = Particle*;
   const MimallocLibrary& mi = MimallocLibrary::get();
-  template <class... Args> Owner make(Args&&... args) {
+  template <class... Args>
+  Owner make(Args&&... args) {
     void* memory = mi.malloc(sizeof(Particle));
     if (memory == nullptr) throw std::bad_alloc();
     return ::new (memory) Particle(std::forward<Args>(args)...);
@@ -100,7 +109,8 @@ struct PmrPoolAllocator {  // the standard library's size-class pool (single-thr
   using Owner = Particle*;
   std::pmr::unsynchronized_pool_resource resource;
   std::pmr::polymorphic_allocator<Particle> allocator{&resource};
-  template <class... Args> Owner make(Args&&... args) {
+  template <class... Args>
+  Owner make(Args&&... args) {
     Particle* p = allocator.allocate(1);
     allocator.construct(p, std::forward<Args>(args)...);
     return p;
@@ -119,7 +129,8 @@ struct BoostPoolAllocator {
   static constexpr bool destroys_leftovers = false;
   using Owner = Particle*;
   boost::pool<> chunks{sizeof(Particle)};
-  template <class... Args> Owner make(Args&&... args) {
+  template <class... Args>
+  Owner make(Args&&... args) {
     void* memory = chunks.malloc();
     if (memory == nullptr) throw std::bad_alloc();
     return ::new (memory) Particle(std::forward<Args>(args)...);
@@ -138,7 +149,8 @@ struct BoostObjectPoolAllocator {
   static constexpr bool destroys_leftovers = true;
   using Owner = Particle*;
   boost::object_pool<Particle> objects;
-  template <class... Args> Owner make(Args&&... args) {
+  template <class... Args>
+  Owner make(Args&&... args) {
     Particle* p = objects.construct(std::forward<Args>(args)...);
     if (p == nullptr) throw std::bad_alloc();
     return p;

@@ -11,7 +11,10 @@
 
 namespace bench {
 
-template <class T> struct Tag { using type = T; };
+template <class T>
+struct Tag {
+  using type = T;
+};
 
 // body(Tag<C>{}) returns the function to run for contender C; configure(b, n) sets the rest.
 template <class... Contenders, class Body, class Configure>

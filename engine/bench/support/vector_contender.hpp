@@ -27,11 +27,18 @@ class VectorContender {
  public:
   static constexpr const char* name = "std_vector";
 
-  template <class... Args> void spawn(Args&&... args) { items_.emplace_back(std::forward<Args>(args)...); }
-  template <class... Args> void create(Args&&... args) { spawn(std::forward<Args>(args)...); }
+  template <class... Args>
+  void spawn(Args&&... args) {
+    items_.emplace_back(std::forward<Args>(args)...);
+  }
+  template <class... Args>
+  void create(Args&&... args) {
+    spawn(std::forward<Args>(args)...);
+  }
 
   // Fused: a dead particle is replaced by the last one and the same slot is updated next.
-  template <class F> std::size_t update_and_cull(F alive) {
+  template <class F>
+  std::size_t update_and_cull(F alive) {
     std::size_t died = 0;
     for (std::size_t i = 0; i < items_.size();) {
       if (alive(items_[i])) {
@@ -49,7 +56,8 @@ class VectorContender {
     items_.pop_back();
   }
 
-  template <class F> void for_each(F f) const {
+  template <class F>
+  void for_each(F f) const {
     for (const Particle& p : items_) f(p);
   }
   std::size_t capacity() const noexcept { return items_.capacity(); }  // growth_bench only

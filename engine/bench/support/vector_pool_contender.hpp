@@ -18,23 +18,28 @@ enum class PoolCull {
   release_later,  // for_each + release_later(handle), then flush_releases()
 };
 
-template <engine::StorageMode Mode, PoolCull Cull = PoolCull::erase_if> class VectorPoolContender {
+template <engine::StorageMode Mode, PoolCull Cull = PoolCull::erase_if>
+class VectorPoolContender {
  public:
-  static constexpr const char* name =
-      Mode == engine::StorageMode::contiguous ? (Cull == PoolCull::erase_if ? "pool_contiguous" : "pool_contiguous_later")
-      : Mode == engine::StorageMode::stable   ? (Cull == PoolCull::erase_if ? "pool_stable" : "pool_stable_later")
-                                              : (Cull == PoolCull::erase_if ? "pool_packed" : "pool_packed_later");
+  static constexpr const char* name = Mode == engine::StorageMode::contiguous
+                                          ? (Cull == PoolCull::erase_if ? "pool_contiguous" : "pool_contiguous_later")
+                                      : Mode == engine::StorageMode::stable
+                                          ? (Cull == PoolCull::erase_if ? "pool_stable" : "pool_stable_later")
+                                          : (Cull == PoolCull::erase_if ? "pool_packed" : "pool_packed_later");
 
   VectorPoolContender() : pool_(policy()) {}
 
-  template <class... Args> void spawn(Args&&... args) {
+  template <class... Args>
+  void spawn(Args&&... args) {
     static_cast<void>(pool_.emplace(std::forward<Args>(args)...));
   }
-  template <class... Args> void create(Args&&... args) {
+  template <class... Args>
+  void create(Args&&... args) {
     kept_.push_back(*pool_.emplace(std::forward<Args>(args)...));
   }
 
-  template <class F> std::size_t update_and_cull(F alive) {
+  template <class F>
+  std::size_t update_and_cull(F alive) {
     if constexpr (Cull == PoolCull::erase_if) {
       return pool_.erase_if([&alive](Particle& p) { return !alive(p); });
     } else {
@@ -51,7 +56,8 @@ template <engine::StorageMode Mode, PoolCull Cull = PoolCull::erase_if> class Ve
     kept_.pop_back();
   }
 
-  template <class F> void for_each(F f) {
+  template <class F>
+  void for_each(F f) {
     pool_.for_each([&f](const Particle& p) { f(p); });
   }
   const Particle* get(std::size_t i) const noexcept { return pool_.get(kept_[i]); }  // handle_get_bench
@@ -73,7 +79,6 @@ template <engine::StorageMode Mode, PoolCull Cull = PoolCull::erase_if> class Ve
 using PoolContiguousContender = VectorPoolContender<engine::StorageMode::contiguous>;
 using PoolStableContender = VectorPoolContender<engine::StorageMode::stable>;
 using PoolPackedContender = VectorPoolContender<engine::StorageMode::packed>;
-using PoolContiguousLaterContender =
-    VectorPoolContender<engine::StorageMode::contiguous, PoolCull::release_later>;
+using PoolContiguousLaterContender = VectorPoolContender<engine::StorageMode::contiguous, PoolCull::release_later>;
 
 }  // namespace bench

@@ -36,26 +36,26 @@ namespace engine {
 enum class RunMode : std::uint8_t { windowed, offscreen, headless };
 
 struct AppConfig {
-  std::string name = "poolshot";         // prefix of every line the runtime prints
-  std::string title = "Poolshot";        // window title
-  int width = 1280;                      // window size (logical pixels)
+  std::string name = "poolshot";   // prefix of every line the runtime prints
+  std::string title = "Poolshot";  // window title
+  int width = 1280;                // window size (logical pixels)
   int height = 720;
   RunMode mode = RunMode::windowed;
-  bool vsync = true;                     // a driver that refuses is not an error
+  bool vsync = true;  // a driver that refuses is not an error
   bool fullscreen = false;
-  std::int64_t max_frames = -1;          // stop after this many simulation steps; < 0: until quit
-  std::string screenshot_path;           // non-empty: the last rendered frame (overlay included)
-                                         // is written there as PNG; failure makes run() return 1
-  std::string asset_dir;                 // empty: $POOLSHOT_ASSET_DIR, else the source tree's assets/
-  std::string atlas_path;                // empty: built-in atlas (BuiltinCell); relative: under asset_dir
-  int atlas_cell_px = 32;                // square cell size of atlas_path
-  bool deterministic_time = false;       // exactly one fixed step per rendered frame and ImGui's
-                                         // clock from the frame index: bit-identical frames
-  double step_seconds = 1.0 / 60.0;      // fixed simulation dt
-  double max_frame_seconds = 0.25;       // longer frames are clamped (no catch-up spiral)
-  std::size_t stats_window = 600;        // frames the p50/p99/max cover
-  std::size_t stats_events = 256;        // events FrameStats keeps
-  bool overlay_visible = true;           // F1 toggles; hooks.imgui() runs only while visible
+  std::int64_t max_frames = -1;                  // stop after this many simulation steps; < 0: until quit
+  std::string screenshot_path;                   // non-empty: the last rendered frame (overlay included)
+                                                 // is written there as PNG; failure makes run() return 1
+  std::string asset_dir;                         // empty: $POOLSHOT_ASSET_DIR, else the source tree's assets/
+  std::string atlas_path;                        // empty: built-in atlas (BuiltinCell); relative: under asset_dir
+  int atlas_cell_px = 32;                        // square cell size of atlas_path
+  bool deterministic_time = false;               // exactly one fixed step per rendered frame and ImGui's
+                                                 // clock from the frame index: bit-identical frames
+  double step_seconds = 1.0 / 60.0;              // fixed simulation dt
+  double max_frame_seconds = 0.25;               // longer frames are clamped (no catch-up spiral)
+  std::size_t stats_window = 600;                // frames the p50/p99/max cover
+  std::size_t stats_events = 256;                // events FrameStats keeps
+  bool overlay_visible = true;                   // F1 toggles; hooks.imgui() runs only while visible
   std::uint32_t clear_color = rgba(12, 14, 20);  // background, packed like Sprite::color
   RenderPath render_path = RenderPath::fast;     // fast: small sprites stamped on the CPU (5x+
                                                  // cheaper on llvmpipe); instanced: every sprite a
@@ -64,11 +64,11 @@ struct AppConfig {
 
 // What the game gets to draw one frame.
 struct RenderContext {
-  SpriteBatch& sprites;        // empty at the start of each frame: push this frame's sprites
-  Camera2D& camera;            // kept between frames; viewport already set to the window size
-  float alpha;                 // 0 = previous sim state .. 1 = latest (1 when paused/deterministic)
-  const InputState& input;     // latest input (e.g. to draw a crosshair at render rate)
-  glm::ivec2 window_size;      // logical pixels
+  SpriteBatch& sprites;     // empty at the start of each frame: push this frame's sprites
+  Camera2D& camera;         // kept between frames; viewport already set to the window size
+  float alpha;              // 0 = previous sim state .. 1 = latest (1 when paused/deterministic)
+  const InputState& input;  // latest input (e.g. to draw a crosshair at render rate)
+  glm::ivec2 window_size;   // logical pixels
   // Where the sprites may draw, in window pixels (origin top-left): x, y, width, height. The
   // game narrows it to leave room for a docked panel; width or height 0: the whole window.
   glm::ivec4 clip{0, 0, 0, 0};
@@ -79,16 +79,16 @@ class AppHooks {
  public:
   virtual ~AppHooks() = default;
   virtual void fixed_update(const InputState& input, double dt) = 0;  // one simulation step
-  virtual void render(RenderContext& context) = 0;                     // not called headless
-  virtual void hud() {}                                                // ImGui, every frame (menus, score)
-  virtual void imgui() {}                                              // overlay; only while visible
-  virtual bool wants_quit() const { return false; }                    // checked after the steps
+  virtual void render(RenderContext& context) = 0;                    // not called headless
+  virtual void hud() {}                                               // ImGui, every frame (menus, score)
+  virtual void imgui() {}                                             // overlay; only while visible
+  virtual bool wants_quit() const { return false; }                   // checked after the steps
 };
 
 class Application {
  public:
   explicit Application(AppConfig config);
-  ~Application();                                // shutdown()
+  ~Application();  // shutdown()
   Application(const Application&) = delete;
   Application& operator=(const Application&) = delete;
 
@@ -98,7 +98,7 @@ class Application {
   // init() if needed, then the loop until quit / max_frames. Prints a failure as ONE line
   // "<name>: <message>" on stderr. Returns the process exit code: 0, or 1 on failure.
   int run(AppHooks& hooks);
-  void shutdown() noexcept;                      // reverse order of init
+  void shutdown() noexcept;  // reverse order of init
 
   // Available to the game while running (from its hooks).
   FrameStats& stats() noexcept { return stats_; }
@@ -108,12 +108,12 @@ class Application {
   RunMode mode() const noexcept { return config_.mode; }
   bool has_video() const noexcept { return window_.is_open(); }
   bool deterministic() const noexcept { return config_.deterministic_time || config_.mode == RunMode::headless; }
-  std::uint64_t frame_index() const noexcept { return frame_index_; }     // rendered/loop frames so far
+  std::uint64_t frame_index() const noexcept { return frame_index_; }  // rendered/loop frames so far
   std::uint64_t sim_steps() const noexcept { return sim_steps_done_; }
 
   void request_quit() noexcept { quit_requested_ = true; }
   void request_screenshot(std::string path) { pending_screenshot_ = std::move(path); }  // end of this frame
-  bool set_vsync(bool on) noexcept { return window_.set_vsync(on); }   // false: driver refused
+  bool set_vsync(bool on) noexcept { return window_.set_vsync(on); }                    // false: driver refused
   bool vsync() const noexcept { return window_.vsync(); }
   void set_fullscreen(bool on) noexcept { window_.set_fullscreen(on); }
   bool fullscreen() const noexcept { return window_.fullscreen(); }
@@ -123,7 +123,7 @@ class Application {
   void set_paused(bool on) noexcept { clock_.set_paused(on); }
 
   const std::string& asset_dir() const noexcept { return asset_dir_; }
-  std::string asset_path(const std::string& relative) const;   // absolute paths pass through
+  std::string asset_path(const std::string& relative) const;  // absolute paths pass through
   const Window& window() const noexcept { return window_; }
   SpriteRenderer& renderer() noexcept { return renderer_; }
   InputMapper& input() noexcept { return input_; }
@@ -137,7 +137,7 @@ class Application {
   int run_video(AppHooks& hooks);
   void poll_events();
   void apply_runtime_actions(const InputState& input);
-  std::uint32_t steps_allowed(int steps) const noexcept;   // respects max_frames
+  std::uint32_t steps_allowed(int steps) const noexcept;  // respects max_frames
   bool finished(const AppHooks& hooks) const;
   Status render_frame(AppHooks& hooks, bool last_frame);
   void log_line(const std::string& message) const;
@@ -152,13 +152,13 @@ class Application {
   Window window_;
   SpriteRenderer renderer_;
   ImGuiLayer imgui_;
-  bool sdl_events_ = false;          // we initialised SDL events + game controllers
+  bool sdl_events_ = false;  // we initialised SDL events + game controllers
   bool initialised_ = false;
   bool overlay_visible_ = true;
   bool quit_requested_ = false;
   std::string pending_screenshot_;
   std::uint64_t frame_index_ = 0;
-  std::uint64_t sim_steps_done_ = 0; // fixed_update calls so far (max_frames counts these)
+  std::uint64_t sim_steps_done_ = 0;  // fixed_update calls so far (max_frames counts these)
   InputState last_input_{};
 };
 

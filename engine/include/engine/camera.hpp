@@ -10,8 +10,8 @@
 namespace engine {
 
 struct Camera2D {
-  glm::vec2 center{0.0f, 0.0f};      // world point shown at the middle of the window
-  float zoom = 1.0f;                 // window pixels per world unit (> 0)
+  glm::vec2 center{0.0f, 0.0f};         // world point shown at the middle of the window
+  float zoom = 1.0f;                    // window pixels per world unit (> 0)
   glm::vec2 viewport{1280.0f, 720.0f};  // window size in pixels; the runtime sets it each frame
 
   glm::vec2 world_to_screen(glm::vec2 world) const noexcept;

@@ -26,14 +26,14 @@ class FixedStepClock {
   // 1 while paused and in lockstep: nothing is between states then, show the latest.
   double interpolation() const noexcept;
 
-  void set_paused(bool paused) noexcept;        // pausing keeps the accumulator for the resume
+  void set_paused(bool paused) noexcept;  // pausing keeps the accumulator for the resume
   void toggle_pause() noexcept { set_paused(!paused_); }
   bool paused() const noexcept { return paused_; }
   // While paused, makes the next advance() return exactly 1. Ignored when running.
   void request_single_step() noexcept;
   bool single_step_pending() const noexcept { return step_requested_; }
 
-  void reset() noexcept;                        // accumulator, counters; pause state stays
+  void reset() noexcept;                                               // accumulator, counters; pause state stays
   std::uint64_t total_steps() const noexcept { return total_steps_; }  // steps returned so far
   // Time that was dropped by the clamp so far (seconds), for the stats panel.
   double dropped_seconds() const noexcept { return dropped_; }

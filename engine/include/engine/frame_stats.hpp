@@ -30,24 +30,24 @@ struct FrameCounters {
 };
 
 struct FrameSample {
-  std::uint64_t frame = 0;                           // frame index (0 = first frame)
-  std::array<double, frame_timer_count> ms{};        // raw times, milliseconds, by FrameTimer
+  std::uint64_t frame = 0;                     // frame index (0 = first frame)
+  std::array<double, frame_timer_count> ms{};  // raw times, milliseconds, by FrameTimer
   FrameCounters counters;
 };
 
-struct TimingSummary {        // nearest-rank percentiles over the window
+struct TimingSummary {  // nearest-rank percentiles over the window
   double p50_ms = 0.0;
   double p99_ms = 0.0;
   double max_ms = 0.0;
-  std::size_t samples = 0;    // frames the figures cover (0: all figures are 0)
+  std::size_t samples = 0;  // frames the figures cover (0: all figures are 0)
 };
 
 struct FrameEvent {
   static constexpr std::size_t label_capacity = 31;
-  std::uint64_t frame = 0;                 // frame index the event was recorded on
-  std::uint32_t kind = 0;                  // the game's own code (e.g. an enum value)
-  char label[label_capacity + 1] = {};     // copied and truncated, always NUL-terminated
-  double value = 0.0;                      // e.g. the new capacity of a pool that grew
+  std::uint64_t frame = 0;              // frame index the event was recorded on
+  std::uint32_t kind = 0;               // the game's own code (e.g. an enum value)
+  char label[label_capacity + 1] = {};  // copied and truncated, always NUL-terminated
+  double value = 0.0;                   // e.g. the new capacity of a pool that grew
 };
 
 class FrameStats {
@@ -59,26 +59,26 @@ class FrameStats {
   // Per frame: begin_frame(), any number of add_time / set_* / record_event, end_frame().
   // There is always one open sample; begin_frame() zeroes it, end_frame() commits it.
   // Events go straight into their ring, stamped with frame_index().
-  void begin_frame() noexcept;                                 // opens frame frame_index()
-  void add_time(FrameTimer timer, double ms) noexcept;         // accumulates (several steps)
+  void begin_frame() noexcept;                          // opens frame frame_index()
+  void add_time(FrameTimer timer, double ms) noexcept;  // accumulates (several steps)
   void set_time(FrameTimer timer, double ms) noexcept;
   void add_sim_steps(std::uint32_t steps) noexcept { open_.counters.sim_steps += steps; }
   void set_draw_stats(std::uint32_t draw_calls, std::uint32_t sprites) noexcept;
   void set_allocations(std::uint64_t allocations) noexcept { open_.counters.allocations = allocations; }
   void set_tag(std::uint8_t tag) noexcept { open_.counters.tag = tag; }  // see FrameCounters::tag
   void record_event(std::uint32_t kind, std::string_view label, double value) noexcept;
-  void end_frame() noexcept;                                   // commits; frame_index() + 1
+  void end_frame() noexcept;  // commits; frame_index() + 1
 
   std::uint64_t frame_index() const noexcept { return next_frame_; }  // frame being recorded
-  const FrameSample& open_frame() const noexcept { return open_; }   // the frame in progress
+  const FrameSample& open_frame() const noexcept { return open_; }    // the frame in progress
 
   // The committed window, oldest first: sample(0) is the oldest, sample(size()-1) the latest.
   std::size_t window() const noexcept { return samples_.size(); }
   std::size_t size() const noexcept { return count_; }
   const FrameSample& sample(std::size_t age_index) const noexcept;
-  const FrameSample* latest() const noexcept;                  // nullptr before the first end_frame
+  const FrameSample* latest() const noexcept;  // nullptr before the first end_frame
 
-  TimingSummary summary(FrameTimer timer) const noexcept;      // exact, over the window
+  TimingSummary summary(FrameTimer timer) const noexcept;  // exact, over the window
   // Copies one timer's series (oldest first) into out, for a plot; returns how many.
   std::size_t copy_series(FrameTimer timer, float* out, std::size_t capacity) const noexcept;
 
@@ -92,11 +92,11 @@ class FrameStats {
   void clear() noexcept;                       // drops samples and events, keeps capacities
 
  private:
-  std::vector<FrameSample> samples_;           // ring, size == window
-  std::size_t head_ = 0;                       // where the next sample goes
+  std::vector<FrameSample> samples_;  // ring, size == window
+  std::size_t head_ = 0;              // where the next sample goes
   std::size_t count_ = 0;
-  mutable std::vector<double> scratch_;        // sorted copy for percentiles, size == window
-  std::vector<FrameEvent> events_;             // ring
+  mutable std::vector<double> scratch_;  // sorted copy for percentiles, size == window
+  std::vector<FrameEvent> events_;       // ring
   std::size_t event_head_ = 0;
   std::size_t event_count_ = 0;
   std::uint64_t events_recorded_ = 0;

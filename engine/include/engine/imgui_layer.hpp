@@ -26,23 +26,23 @@ namespace engine {
 class ImGuiLayer {
  public:
   ImGuiLayer() = default;
-  ~ImGuiLayer();                                  // shutdown()
+  ~ImGuiLayer();  // shutdown()
   ImGuiLayer(const ImGuiLayer&) = delete;
   ImGuiLayer& operator=(const ImGuiLayer&) = delete;
 
   // Creates the context and both backends for a window whose GL context is current.
   Status init(SDL_Window* window, SDL_GLContext gl_context);
-  void shutdown() noexcept;                       // backends, then the context
+  void shutdown() noexcept;  // backends, then the context
   bool active() const noexcept { return active_; }
 
-  bool process_event(const SDL_Event& event);     // feeds the backend (or holds it one frame); true
-                                                  // if ImGui used or holds it
-  InputCapture capture() const noexcept;          // io.WantCaptureMouse / WantCaptureKeyboard
+  bool process_event(const SDL_Event& event);  // feeds the backend (or holds it one frame); true
+                                               // if ImGui used or holds it
+  InputCapture capture() const noexcept;       // io.WantCaptureMouse / WantCaptureKeyboard
   // Starts a frame. fixed_delta_seconds > 0 replaces the measured frame time, so ImGui's
   // clock (animations, blinking caret) depends on the frame index only: reproducible pixels.
   void begin_frame(double fixed_delta_seconds = 0.0);
-  void end_frame();                               // ImGui::Render(); feeds what was held back
-  void draw();                                    // renders the draw data into the bound framebuffer
+  void end_frame();  // ImGui::Render(); feeds what was held back
+  void draw();       // renders the draw data into the bound framebuffer
 
  private:
   bool active_ = false;
@@ -51,10 +51,10 @@ class ImGuiLayer {
   bool feed(const SDL_Event& event);
   void release_held();
 
-  std::vector<SDL_Event> held_;                 // key/button events for the next frame, in order
-  std::bitset<SDL_NUM_SCANCODES> keys_fed_;     // keys that changed in this frame
-  std::uint32_t buttons_fed_ = 0;               // mouse buttons that changed in this frame (bits)
-  bool click_pos_valid_ = false;                // a button changed this frame, at click_x/y_
+  std::vector<SDL_Event> held_;              // key/button events for the next frame, in order
+  std::bitset<SDL_NUM_SCANCODES> keys_fed_;  // keys that changed in this frame
+  std::uint32_t buttons_fed_ = 0;            // mouse buttons that changed in this frame (bits)
+  bool click_pos_valid_ = false;             // a button changed this frame, at click_x/y_
   float click_x_ = 0.0f;
   float click_y_ = 0.0f;
   bool event_mouse_valid_ = false;  // last SDL_MOUSEMOTION position, until the pointer leaves

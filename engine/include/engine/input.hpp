@@ -31,25 +31,25 @@ enum class AimSource : std::uint8_t {
 // The game's view of input for one fixed step. Held values describe now; *_pressed
 // edges are true on exactly one fixed step after the press (latched while no step runs).
 struct InputState {
-  glm::vec2 move{0.0f, 0.0f};           // wanted movement, world axes (y up), length <= 1
+  glm::vec2 move{0.0f, 0.0f};  // wanted movement, world axes (y up), length <= 1
   AimSource aim_source = AimSource::none;
-  glm::vec2 aim_point{0.0f, 0.0f};      // world position under the mouse
-  glm::vec2 aim_direction{0.0f, 0.0f};  // unit vector, world axes, last right-stick direction
-  glm::vec2 pointer_screen{0.0f, 0.0f}; // mouse in window pixels, origin top-left, y down
-  bool fire = false;                    // held: keep firing while true
-  bool fire_pressed = false;            // edge
-  bool restart_pressed = false;         // edge: the game resets its world
-  std::uint32_t letters_pressed = 0;    // edges: bit i set when letter 'A' + i went down this
-                                        // step, for keys the game binds itself (T, M, ...)
+  glm::vec2 aim_point{0.0f, 0.0f};       // world position under the mouse
+  glm::vec2 aim_direction{0.0f, 0.0f};   // unit vector, world axes, last right-stick direction
+  glm::vec2 pointer_screen{0.0f, 0.0f};  // mouse in window pixels, origin top-left, y down
+  bool fire = false;                     // held: keep firing while true
+  bool fire_pressed = false;             // edge
+  bool restart_pressed = false;          // edge: the game resets its world
+  std::uint32_t letters_pressed = 0;     // edges: bit i set when letter 'A' + i went down this
+                                         // step, for keys the game binds itself (T, M, ...)
   // Edges the runtime acts on itself (Application); the game may show them.
   bool pause_pressed = false;
   bool step_pressed = false;
   bool overlay_pressed = false;
   bool fullscreen_pressed = false;
-  bool quit_requested = false;          // Ctrl+Q or the window was closed
+  bool quit_requested = false;  // Ctrl+Q or the window was closed
   // Filled by Application:
-  bool paused = false;                  // the simulation clock is paused
-  int gamepads = 0;                     // connected game controllers
+  bool paused = false;  // the simulation clock is paused
+  int gamepads = 0;     // connected game controllers
 };
 
 // What Dear ImGui claimed for itself (io.WantCaptureMouse / WantCaptureKeyboard).
@@ -62,11 +62,11 @@ struct InputCapture {
 class InputMapper {
  public:
   static constexpr std::size_t max_gamepads = 8;
-  static constexpr float stick_deadzone = 0.25f;   // of full deflection; radial, rescaled
+  static constexpr float stick_deadzone = 0.25f;  // of full deflection; radial, rescaled
   static constexpr float trigger_threshold = 0.5f;
 
   InputMapper() = default;
-  ~InputMapper();                                  // closes every controller it opened
+  ~InputMapper();  // closes every controller it opened
   InputMapper(const InputMapper&) = delete;
   InputMapper& operator=(const InputMapper&) = delete;
 
@@ -75,18 +75,18 @@ class InputMapper {
   bool handle_event(const SDL_Event& event, InputCapture capture = {});
   // Held state plus pending edges; aim_point uses camera (the one last rendered with).
   InputState state(const Camera2D& camera) const;
-  void clear_step_edges() noexcept;     // after a fixed step saw fire/restart edges
-  void clear_frame_edges() noexcept;    // after the runtime acted on pause/step/overlay/...
-  void release_all() noexcept;          // focus lost: nothing stays held
-  void close_gamepads() noexcept;       // before SDL's game controller subsystem quits
+  void clear_step_edges() noexcept;   // after a fixed step saw fire/restart edges
+  void clear_frame_edges() noexcept;  // after the runtime acted on pause/step/overlay/...
+  void release_all() noexcept;        // focus lost: nothing stays held
+  void close_gamepads() noexcept;     // before SDL's game controller subsystem quits
   int gamepad_count() const noexcept;
 
  private:
   struct Gamepad {
-    std::int32_t instance_id = -1;                 // SDL_JoystickID; -1 = free slot
-    SDL_GameController* controller = nullptr;      // nullptr if opened elsewhere
-    std::array<float, SDL_CONTROLLER_AXIS_MAX> axes{};   // -1..1 (triggers 0..1)
-    std::uint32_t buttons = 0;                     // bit per SDL_GameControllerButton
+    std::int32_t instance_id = -1;                      // SDL_JoystickID; -1 = free slot
+    SDL_GameController* controller = nullptr;           // nullptr if opened elsewhere
+    std::array<float, SDL_CONTROLLER_AXIS_MAX> axes{};  // -1..1 (triggers 0..1)
+    std::uint32_t buttons = 0;                          // bit per SDL_GameControllerButton
   };
   Gamepad* find_gamepad(std::int32_t instance_id) noexcept;
   const Gamepad* find_gamepad(std::int32_t instance_id) const noexcept;
@@ -98,7 +98,7 @@ class InputMapper {
   void update_stick_aim() noexcept;
 
   std::bitset<SDL_NUM_SCANCODES> keys_;
-  std::uint32_t mouse_buttons_ = 0;                // SDL_BUTTON masks
+  std::uint32_t mouse_buttons_ = 0;  // SDL_BUTTON masks
   glm::vec2 pointer_{0.0f, 0.0f};
   AimSource aim_source_ = AimSource::none;
   glm::vec2 stick_aim_{0.0f, 0.0f};
@@ -106,8 +106,7 @@ class InputMapper {
   // Edges: step edges are cleared after a fixed step, frame edges after the runtime's frame.
   bool fire_edge_ = false, restart_edge_ = false;
   std::uint32_t letter_edges_ = 0;
-  bool pause_edge_ = false, step_edge_ = false, overlay_edge_ = false, fullscreen_edge_ = false,
-       quit_edge_ = false;
+  bool pause_edge_ = false, step_edge_ = false, overlay_edge_ = false, fullscreen_edge_ = false, quit_edge_ = false;
 };
 
 // Radial deadzone: below `deadzone` of full deflection is 0, the rest is rescaled to 0..1

@@ -13,7 +13,7 @@ namespace engine {
 class ShaderProgram {
  public:
   ShaderProgram() = default;
-  ~ShaderProgram();                                  // deletes the program (context current)
+  ~ShaderProgram();  // deletes the program (context current)
   ShaderProgram(ShaderProgram&& other) noexcept;
   ShaderProgram& operator=(ShaderProgram&& other) noexcept;
   ShaderProgram(const ShaderProgram&) = delete;
@@ -22,11 +22,11 @@ class ShaderProgram {
   // Reads, compiles and links; on success replaces the current program.
   Status load(const std::string& vertex_path, const std::string& fragment_path);
   // The same from source text; the names appear in error messages.
-  Status build(std::string_view vertex_source, std::string_view vertex_name,
-               std::string_view fragment_source, std::string_view fragment_name);
+  Status build(std::string_view vertex_source, std::string_view vertex_name, std::string_view fragment_source,
+               std::string_view fragment_name);
 
   unsigned id() const noexcept { return program_; }  // 0 until a successful load
-  int uniform(const char* name) const noexcept;       // -1 if absent (or optimised out)
+  int uniform(const char* name) const noexcept;      // -1 if absent (or optimised out)
   void destroy() noexcept;
 
  private:

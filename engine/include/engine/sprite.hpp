@@ -11,14 +11,14 @@ enum class BlendMode : std::uint8_t {
 };
 
 struct Sprite {
-  float x = 0, y = 0;           // centre, world units (1 unit = 1 pixel at zoom 1)
-  float width = 1, height = 1;  // world units
-  float rotation = 0;           // radians, counter-clockwise
+  float x = 0, y = 0;                 // centre, world units (1 unit = 1 pixel at zoom 1)
+  float width = 1, height = 1;        // world units
+  float rotation = 0;                 // radians, counter-clockwise
   std::uint32_t color = 0xffffffffu;  // RGBA8 tint, R in the lowest byte; multiplies the texel
-  std::uint16_t cell = 0;       // atlas cell index (row-major in the atlas grid)
-  std::uint8_t layer = 0;       // draw order: lower layers first; one draw call per layer+blend
+  std::uint16_t cell = 0;             // atlas cell index (row-major in the atlas grid)
+  std::uint8_t layer = 0;             // draw order: lower layers first; one draw call per layer+blend
   BlendMode blend = BlendMode::alpha;
-  std::uint32_t reserved = 0;   // pads to 32 bytes; keeps instances 16-byte aligned
+  std::uint32_t reserved = 0;  // pads to 32 bytes; keeps instances 16-byte aligned
 };
 static_assert(sizeof(Sprite) == 32, "Sprite is uploaded as-is; keep it 32 bytes");
 

@@ -24,7 +24,7 @@ class SpriteBatch {
     sprites_.resize(at + count);
     return sprites_.data() + at;
   }
-  void clear() noexcept { sprites_.clear(); }       // keeps the capacity
+  void clear() noexcept { sprites_.clear(); }  // keeps the capacity
   void reserve(std::size_t count) { sprites_.reserve(count); }
 
   std::size_t size() const noexcept { return sprites_.size(); }
@@ -46,7 +46,7 @@ constexpr std::uint32_t sprite_group(const Sprite& s) noexcept {
 struct SpriteGroups {
   std::array<std::uint32_t, sprite_group_count> first{};  // index of the group's first sprite
   std::array<std::uint32_t, sprite_group_count> count{};  // sprites in the group (0 = unused)
-  std::uint32_t used = 0;                                  // groups with count > 0
+  std::uint32_t used = 0;                                 // groups with count > 0
 };
 
 // Counting sort of `count` sprites into `out` (which must hold `count`), ordered by

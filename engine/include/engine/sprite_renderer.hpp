@@ -43,7 +43,7 @@ struct RenderCounters {
 class SpriteRenderer {
  public:
   SpriteRenderer() = default;
-  ~SpriteRenderer();                                    // shutdown()
+  ~SpriteRenderer();  // shutdown()
   SpriteRenderer(const SpriteRenderer&) = delete;
   SpriteRenderer& operator=(const SpriteRenderer&) = delete;
 
@@ -55,8 +55,7 @@ class SpriteRenderer {
   Status use_builtin_atlas(int cell_px = 32);
   // Sets the viewport to the framebuffer and draws the batch with the camera. Does not clear.
   // Same as upload(batch) then submit(camera, ...).
-  RenderCounters draw(const SpriteBatch& batch, const Camera2D& camera, int framebuffer_width,
-                      int framebuffer_height);
+  RenderCounters draw(const SpriteBatch& batch, const Camera2D& camera, int framebuffer_width, int framebuffer_height);
   // The two halves of draw(), separately measurable: upload() sorts the batch into a fresh
   // stream buffer (returns the sprites uploaded); submit() issues one draw call per group.
   std::size_t upload(const SpriteBatch& batch);
@@ -79,7 +78,7 @@ class SpriteRenderer {
  private:
   // One GL step of the fast path's plan, in draw order.
   struct FastStep {
-    bool composite = false;       // true: draw layers_[index]'s image; false: instanced sprites
+    bool composite = false;  // true: draw layers_[index]'s image; false: instanced sprites
     bool additive = false;
     std::uint32_t first = 0, count = 0;  // instanced: slice of large_; composite: count unused
     std::uint32_t index = 0;
@@ -107,10 +106,10 @@ class SpriteRenderer {
   TextureAtlas atlas_;
   unsigned vao_ = 0;
   unsigned vbo_ = 0;
-  std::size_t capacity_ = 0;                 // in sprites
+  std::size_t capacity_ = 0;  // in sprites
   int u_view_ = -1, u_atlas_ = -1, u_texture_ = -1;
   SpriteGroups groups_{};
-  std::vector<Sprite> fallback_;             // only if the driver refuses to map the buffer
+  std::vector<Sprite> fallback_;  // only if the driver refuses to map the buffer
   RenderCounters last_{};
 
   // Fast path.
@@ -119,13 +118,13 @@ class SpriteRenderer {
   RenderPath uploaded_path_ = RenderPath::instanced;  // which path owns groups_ now
   ShaderProgram splat_program_;
   int u_splat_rect_ = -1, u_splat_image_ = -1;
-  unsigned splat_vao_ = 0;                   // no attributes: the composite quad is gl_VertexID
-  std::vector<Sprite> sorted_;               // the uploaded batch, bucketed, on the CPU
-  std::vector<Sprite> large_;                // this submit's instanced sprites, in draw order
+  unsigned splat_vao_ = 0;      // no attributes: the composite quad is gl_VertexID
+  std::vector<Sprite> sorted_;  // the uploaded batch, bucketed, on the CPU
+  std::vector<Sprite> large_;   // this submit's instanced sprites, in draw order
   std::vector<FastStep> steps_;
-  std::vector<SplatLayer> layers_;           // images in use this submit: the first layers_used_
+  std::vector<SplatLayer> layers_;  // images in use this submit: the first layers_used_
   std::uint32_t layers_used_ = 0;
-  detail::SpriteSplatter splatter_;          // stamps from atlas_.image(); reset with the atlas
+  detail::SpriteSplatter splatter_;  // stamps from atlas_.image(); reset with the atlas
 };
 
 }  // namespace engine

@@ -8,9 +8,9 @@ namespace engine {
 
 class [[nodiscard]] Status {
  public:
-  Status() = default;                                        // success
+  Status() = default;  // success
   static Status ok() { return Status{}; }
-  static Status error(std::string message) {                 // failure; never an empty message
+  static Status error(std::string message) {  // failure; never an empty message
     Status s;
     s.message_ = message.empty() ? std::string("unknown error") : std::move(message);
     return s;

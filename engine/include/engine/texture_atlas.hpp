@@ -27,7 +27,7 @@ Image make_builtin_atlas_image(int cell_px = 32);
 class TextureAtlas {
  public:
   TextureAtlas() = default;
-  ~TextureAtlas();                                 // deletes the texture (context current)
+  ~TextureAtlas();  // deletes the texture (context current)
   TextureAtlas(TextureAtlas&& other) noexcept;
   TextureAtlas& operator=(TextureAtlas&& other) noexcept;
   TextureAtlas(const TextureAtlas&) = delete;

@@ -40,7 +40,7 @@ struct WindowConfig {
   std::string title = "Poolshot";
   int width = 1280;
   int height = 720;
-  bool offscreen = false;   // force SDL's offscreen driver: real GL (EGL), nothing on screen
+  bool offscreen = false;  // force SDL's offscreen driver: real GL (EGL), nothing on screen
   bool vsync = true;
   bool fullscreen = false;  // desktop fullscreen
   bool resizable = true;
@@ -49,7 +49,7 @@ struct WindowConfig {
 class Window {
  public:
   Window() = default;
-  ~Window();                                         // close()
+  ~Window();  // close()
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;
 
@@ -66,10 +66,10 @@ class Window {
   void set_fullscreen(bool on) noexcept;
   void toggle_fullscreen() noexcept { set_fullscreen(!fullscreen_); }
   bool fullscreen() const noexcept { return fullscreen_; }
-  bool minimized() const noexcept;                   // nothing to draw; swap will not pace the loop
+  bool minimized() const noexcept;  // nothing to draw; swap will not pace the loop
 
-  glm::ivec2 window_size() const noexcept;           // logical pixels (mouse coordinates)
-  glm::ivec2 drawable_size() const noexcept;         // framebuffer pixels (glViewport)
+  glm::ivec2 window_size() const noexcept;    // logical pixels (mouse coordinates)
+  glm::ivec2 drawable_size() const noexcept;  // framebuffer pixels (glViewport)
   void swap() noexcept;
 
   SDL_Window* sdl_window() const noexcept { return window_; }

@@ -201,7 +201,7 @@ TEST(ActiveIndexList, SwapPopFillsAHoleWithTheLastEntry) {
 
 TEST(ActiveIndexList, SlotOrderMergesSpawnsIntoPlace) {
   Managed m(ListDiscipline::slot_order);
-  for (int i = 0; i < 8; ++i) m.spawn(i);  // slots 0..7
+  for (int i = 0; i < 8; ++i) m.spawn(i);                                // slots 0..7
   m.list.update(m.pool, [](Tracked& t) { return t.value() % 2 == 0; });  // 1, 3, 5, 7 die
   EXPECT_EQ(m.list.indices(), (std::vector<std::uint32_t>{0, 2, 4, 6}));
   m.spawn(10);  // the highest dead slot was released first, so the LIFO stack gives 1 first

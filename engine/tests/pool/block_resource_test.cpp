@@ -27,7 +27,7 @@ class CountingResource : public std::pmr::memory_resource {
   std::size_t bytes_live = 0;
   std::size_t allocations = 0;
   std::size_t deallocations = 0;
-  std::vector<std::size_t> sizes;       // of every allocation, in order
+  std::vector<std::size_t> sizes;  // of every allocation, in order
   std::vector<std::size_t> alignments;
   bool refuse = false;
 
@@ -46,9 +46,7 @@ class CountingResource : public std::pmr::memory_resource {
     bytes_live -= bytes;
     ++deallocations;
   }
-  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
-    return this == &other;
-  }
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
 };
 
 BlockResourceConfig blocks(std::size_t size, std::size_t align, std::size_t per_page) {

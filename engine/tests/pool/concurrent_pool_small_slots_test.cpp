@@ -19,11 +19,11 @@ using engine::PoolHandle;
 #if defined(__SANITIZE_THREAD__)
 constexpr int kRounds = 200000;  // TSan is ~10x slower per operation
 #elif defined(__has_feature)
-#  if __has_feature(thread_sanitizer)
+#if __has_feature(thread_sanitizer)
 constexpr int kRounds = 200000;
-#  else
+#else
 constexpr int kRounds = 2000000;
-#  endif
+#endif
 #else
 constexpr int kRounds = 2000000;
 #endif

@@ -44,8 +44,7 @@ class Tracked {
   explicit Tracked(std::uint64_t value) : value_(value), check_(~value) {
     const long now = Counts::constructed.fetch_add(1) + 1 - Counts::destroyed.load();
     long peak = Counts::peak_live.load();
-    while (now > peak && !Counts::peak_live.compare_exchange_weak(peak, now)) {
-    }
+    while (now > peak && !Counts::peak_live.compare_exchange_weak(peak, now)) {}
   }
   Tracked(const Tracked&) = delete;
   Tracked& operator=(const Tracked&) = delete;

@@ -34,9 +34,15 @@ TEST(GrowthPolicy, DefaultsAreTheDocumentedOnes) {
 // page_slots 0 picks about 1 MiB of objects per page, between 64 and 16384 slots; an explicit
 // value is kept (rounded up to a power of two).
 TEST(GrowthPolicy, AutomaticPageSizeIsAboutOneMebibyteOfObjects) {
-  struct Particle48 { float f[12]; };
-  struct Big256 { char c[256]; };
-  struct Huge { char c[1 << 16]; };
+  struct Particle48 {
+    float f[12];
+  };
+  struct Big256 {
+    char c[256];
+  };
+  struct Huge {
+    char c[1 << 16];
+  };
   GrowthPolicy stable;
   stable.storage = StorageMode::stable;
   EXPECT_EQ(VectorPool<Particle48>(stable).policy().page_slots, 16384u);

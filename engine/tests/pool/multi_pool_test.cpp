@@ -158,12 +158,24 @@ TEST(MultiPool, RandomChurnAcrossTypesMatchesAReference) {
     const auto roll = rng() % 6;
     const int value = static_cast<int>(rng() % 100000);
     switch (roll) {
-      case 0: ref_a[key++] = {*pool.emplace<Tracked>(value), value}; break;
-      case 1: ref_b[key++] = {*pool.emplace<MoveOnlyTracked>(value), value}; break;
-      case 2: ref_c[key++] = {*pool.emplace<AlignedTracked>(value), value}; break;
-      case 3: release_random(ref_a); break;
-      case 4: release_random(ref_b); break;
-      default: release_random(ref_c); break;
+      case 0:
+        ref_a[key++] = {*pool.emplace<Tracked>(value), value};
+        break;
+      case 1:
+        ref_b[key++] = {*pool.emplace<MoveOnlyTracked>(value), value};
+        break;
+      case 2:
+        ref_c[key++] = {*pool.emplace<AlignedTracked>(value), value};
+        break;
+      case 3:
+        release_random(ref_a);
+        break;
+      case 4:
+        release_random(ref_b);
+        break;
+      default:
+        release_random(ref_c);
+        break;
     }
   }
   EXPECT_EQ(pool.size<Tracked>(), ref_a.size());
@@ -204,7 +216,7 @@ TEST(MultiPool, PerTypePoliciesThroughPool) {
   engine::GrowthPolicy capped;
   capped.initial_capacity = 4;
   capped.max_capacity = 4;
-  MultiPool<Tracked, AlignedTracked> pool(capped);            // both start capped at 4
+  MultiPool<Tracked, AlignedTracked> pool(capped);                       // both start capped at 4
   ASSERT_TRUE(pool.pool<Tracked>().set_policy(engine::GrowthPolicy{}));  // Tracked's cap lifted
   for (int i = 0; i < 4; ++i) EXPECT_TRUE(pool.emplace<AlignedTracked>(i));
   EXPECT_FALSE(pool.emplace<AlignedTracked>(5)) << "AlignedTracked's pool is capped at 4";

@@ -44,7 +44,9 @@ void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
   return std::malloc(size == 0 ? 1 : size);
 }
 void* operator new(std::size_t size, std::align_val_t alignment) { return counted_aligned_allocation(size, alignment); }
-void* operator new[](std::size_t size, std::align_val_t alignment) { return counted_aligned_allocation(size, alignment); }
+void* operator new[](std::size_t size, std::align_val_t alignment) {
+  return counted_aligned_allocation(size, alignment);
+}
 // GCC 12 at -O1 (the sanitizer presets) inlines these replacements into gtest's `new Test`
 // and then warns that free() meets operator new: true for the standard operators, false for
 // these, which allocate with malloc themselves.
@@ -201,8 +203,7 @@ TEST_P(ZeroAllocation, QueueMemoryIsCountedInBytesHeld) {
   EXPECT_GE(s.bytes_held, s.capacity * (sizeof(Tracked) + sizeof(PoolHandle) + 2 * sizeof(std::uint32_t)));
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModes, ZeroAllocation,
-                         ::testing::ValuesIn(kAllModes), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, ZeroAllocation, ::testing::ValuesIn(kAllModes), mode_name);
 
 // The allocation counter itself works (so a zero above means something).
 TEST(AllocationCounter, CountsVectorGrowth) {

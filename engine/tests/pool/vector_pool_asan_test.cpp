@@ -31,10 +31,7 @@ class AsanPoisoning : public ::testing::TestWithParam<StorageMode> {
 #define SKIP_WITHOUT_ASAN() \
   if (!engine::detail::asan_poisoning) GTEST_SKIP() << "built without AddressSanitizer: nothing reports the access"
 
-
-std::uint64_t read(const Particle* p) {
-  return static_cast<const volatile std::uint64_t&>(p->velocity);
-}
+std::uint64_t read(const Particle* p) { return static_cast<const volatile std::uint64_t&>(p->velocity); }
 
 TEST_P(AsanPoisoning, ReadingAReleasedObjectIsReported) {
   VectorPool<Particle> pool(one_page_policy(GetParam()));
@@ -80,8 +77,7 @@ TEST_P(AsanPoisoning, ChurnMigrationAndClearNeverTripTheSanitizer) {
   EXPECT_TRUE(pool.validate());
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModes, AsanPoisoning,
-                         ::testing::ValuesIn(kAllModes), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, AsanPoisoning, ::testing::ValuesIn(kAllModes), mode_name);
 
 TEST(AsanPoisoningContiguous, KeptPointerAcrossRelocationIsReported) {
   SKIP_WITHOUT_ASAN();

@@ -117,8 +117,7 @@ TEST_P(Churn, MatchesReferenceThroughEveryPhase) {
           for (const auto& [h, value] : reference_) {
             if (value % modulus == 0) doomed.push_back(h);
           }
-          EXPECT_EQ(pool.erase_if([&](const Tracked& t) { return t.value() % modulus == 0; }),
-                    doomed.size());
+          EXPECT_EQ(pool.erase_if([&](const Tracked& t) { return t.value() % modulus == 0; }), doomed.size());
           for (const PoolHandle h : doomed) forget(h);
           break;
         }

@@ -111,8 +111,7 @@ TEST_P(DebugChecks, ReleasedSlotsHoldThePoisonPattern) {
   for (unsigned char b : copy) EXPECT_EQ(b, engine::detail::released_byte);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModes, DebugChecks,
-                         ::testing::ValuesIn(kAllModes), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, DebugChecks, ::testing::ValuesIn(kAllModes), mode_name);
 
 TEST(DebugChecksContiguous, RelocatingEmplaceInsideForEachAborts) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");

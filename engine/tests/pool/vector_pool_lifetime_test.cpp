@@ -15,11 +15,11 @@ namespace pool_test {
 namespace {
 
 bool same_counts(const PoolStats& a, const PoolStats& b) {
-  return a.live == b.live && a.free == b.free && a.capacity == b.capacity &&
-         a.peak_live == b.peak_live && a.bytes_held == b.bytes_held && a.emplaces == b.emplaces &&
-         a.releases == b.releases && a.failed_emplaces == b.failed_emplaces &&
-         a.failed_releases == b.failed_releases && a.stale_gets == b.stale_gets &&
-         a.refused_during_iteration == b.refused_during_iteration && a.growth_events == b.growth_events;
+  return a.live == b.live && a.free == b.free && a.capacity == b.capacity && a.peak_live == b.peak_live &&
+         a.bytes_held == b.bytes_held && a.emplaces == b.emplaces && a.releases == b.releases &&
+         a.failed_emplaces == b.failed_emplaces && a.failed_releases == b.failed_releases &&
+         a.stale_gets == b.stale_gets && a.refused_during_iteration == b.refused_during_iteration &&
+         a.growth_events == b.growth_events;
 }
 
 class Lifetime : public ::testing::TestWithParam<StorageMode> {
@@ -145,8 +145,8 @@ TEST(LifetimeStable, ThrowingConstructorOnAFullPageTableKeepsBytesHeld) {
       const PoolStats before = pool.stats();
       Lifetimes::throw_countdown = 1;
       EXPECT_THROW(pool.emplace(99), std::runtime_error);
-      EXPECT_TRUE(same_counts(before, pool.stats())) << "bytes_held " << before.bytes_held << " -> "
-                                                     << pool.stats().bytes_held;
+      EXPECT_TRUE(same_counts(before, pool.stats()))
+          << "bytes_held " << before.bytes_held << " -> " << pool.stats().bytes_held;
       EXPECT_TRUE(pool.validate());
       const PoolHandle h = *pool.emplace(100);  // and the growth still works afterwards
       EXPECT_EQ(pool.get(h)->value(), 100);
@@ -272,8 +272,7 @@ TEST_P(Lifetime, FailedAllocationReturnsNulloptAndChangesNothing) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModes, Lifetime,
-                         ::testing::ValuesIn(kAllModes), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, Lifetime, ::testing::ValuesIn(kAllModes), mode_name);
 
 TEST(LifetimeContiguous, FailedCopyDuringGrowthLeavesThePoolAsItWas) {
   Lifetimes::reset();
@@ -297,7 +296,8 @@ TEST(LifetimeContiguous, FailedCopyDuringGrowthLeavesThePoolAsItWas) {
 struct Node {
   Node(int value, VectorPool<Node>* owner_pool, PoolHandle child_handle, bool defer_release)
       : tracked(value), owner(owner_pool), child(child_handle), defer(defer_release) {}
-  Node(Node&& other) noexcept : tracked(std::move(other.tracked)), owner(other.owner), child(other.child), defer(other.defer) {
+  Node(Node&& other) noexcept
+      : tracked(std::move(other.tracked)), owner(other.owner), child(other.child), defer(other.defer) {
     other.owner = nullptr;  // the moved-from shell owns nothing
   }
   Node& operator=(Node&&) = delete;
@@ -385,8 +385,7 @@ TEST_P(Reentrant, FlushAlsoReleasesWhatDestructorsQueue) {
   EXPECT_TRUE(pool.validate());
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModes, Reentrant, ::testing::ValuesIn(kAllModes),
-                         mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, Reentrant, ::testing::ValuesIn(kAllModes), mode_name);
 
 TEST(LifetimeStable, PointersStayValidAcrossGrowth) {
   VectorPool<Tracked> pool(policy(StorageMode::stable, 1));

@@ -154,7 +154,8 @@ TEST_F(Packed, MigratesToAndFromEveryLayoutKeepingHandles) {
   for (int i = 0; i < 500; i += 2) pool.release(handles[static_cast<std::size_t>(i)]);
   std::vector<GrowthEvent> events;
   pool.set_growth_listener([&](const GrowthEvent& e) { events.push_back(e); });
-  for (const StorageMode mode : {StorageMode::stable, StorageMode::packed, StorageMode::contiguous, StorageMode::packed}) {
+  for (const StorageMode mode :
+       {StorageMode::stable, StorageMode::packed, StorageMode::contiguous, StorageMode::packed}) {
     GrowthPolicy next = pool.policy();
     next.storage = mode;
     ASSERT_TRUE(pool.set_policy(next));

@@ -82,9 +82,9 @@ class Checked {
 
 struct RaiseCase {
   const char* name;
-  std::size_t page_slots;      // first policy
-  std::size_t first_max;       // cuts the last page short (not a multiple of page_slots)
-  std::size_t next_page_slots; // second policy: same or different page size
+  std::size_t page_slots;       // first policy
+  std::size_t first_max;        // cuts the last page short (not a multiple of page_slots)
+  std::size_t next_page_slots;  // second policy: same or different page size
   std::size_t next_max;
 };
 
@@ -131,10 +131,10 @@ TEST_P(RaiseCapAfterShortPage, GrowthAndChurnKeepEveryInvariant) {
 }
 
 const RaiseCase kRaiseCases[] = {
-    {"SamePageFuzzerCase", 128, 21, 128, 256},   // the fuzzer's input: 64-slot page of a 128-slot layout
+    {"SamePageFuzzerCase", 128, 21, 128, 256},  // the fuzzer's input: 64-slot page of a 128-slot layout
     {"SamePageSecondPageShort", 128, 150, 128, 700},
     {"SamePageCapInsideWholePage", 128, 200, 128, 700},  // 200 - 128 = 72 -> a whole page, capacity 200
-    {"SamePageRaisedStillShort", 256, 70, 256, 150},  // the rebuilt page is still cut short
+    {"SamePageRaisedStillShort", 256, 70, 256, 150},     // the rebuilt page is still cut short
     {"SmallerPage", 128, 21, 64, 300},
     {"LargerPage", 64, 100, 256, 600},
 };

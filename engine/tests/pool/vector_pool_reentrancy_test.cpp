@@ -62,7 +62,8 @@ class Reentrancy : public LifetimeChecked<::testing::TestWithParam<StorageMode>>
       pool.get(handles.back())->self = handles.back();
     }
     if (!root_first) std::reverse(handles.begin(), handles.end());
-    for (int i = 0; i + 1 < count; ++i) pool.get(handles[static_cast<std::size_t>(i)])->child = handles[static_cast<std::size_t>(i) + 1];
+    for (int i = 0; i + 1 < count; ++i)
+      pool.get(handles[static_cast<std::size_t>(i)])->child = handles[static_cast<std::size_t>(i) + 1];
     return handles;
   }
 };
@@ -345,12 +346,9 @@ TEST(ReentrancyStable, ShrinkToFitInsideARangeForIsCaught) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModes, Reentrancy, ::testing::ValuesIn(kAllModes),
-                         mode_name);
-INSTANTIATE_TEST_SUITE_P(AllModes, ReentrantConstructor,
-                         ::testing::ValuesIn(kAllModes), mode_name);
-INSTANTIATE_TEST_SUITE_P(AllModes, ReentrantDestructor,
-                         ::testing::ValuesIn(kAllModes), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, Reentrancy, ::testing::ValuesIn(kAllModes), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, ReentrantConstructor, ::testing::ValuesIn(kAllModes), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, ReentrantDestructor, ::testing::ValuesIn(kAllModes), mode_name);
 
 }  // namespace
 }  // namespace pool_test

@@ -89,8 +89,7 @@ TEST_P(ReleaseMode, EmptyPoolPtrDereferenceIsNotCheckedButGetIsSafe) {
   EXPECT_EQ(Lifetimes::live(), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModes, ReleaseMode,
-                         ::testing::ValuesIn(kAllModes), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, ReleaseMode, ::testing::ValuesIn(kAllModes), mode_name);
 
 TEST(ReleaseModeContiguous, RelocatingEmplaceInsideForEachReturnsNullopt) {
   Lifetimes::reset();

@@ -163,7 +163,7 @@ TEST_P(VectorPoolModes, ReleaseLaterDefersUntilFlush) {
   pool.for_each([&](PoolHandle h, Tracked& t) {
     if (t.value() % 2 == 0) pool.release_later(h);
   });
-  EXPECT_EQ(pool.size(), 10u);  // nothing died mid-pass
+  EXPECT_EQ(pool.size(), 10u);     // nothing died mid-pass
   pool.release_later(handles[0]);  // queued twice: dies once
   EXPECT_EQ(pool.flush_releases(), 5u);
   EXPECT_EQ(pool.size(), 5u);
@@ -199,7 +199,8 @@ TEST_P(VectorPoolModes, EraseIfWhosePredicateEmplacesErasesExactlyTheChosen) {
   VectorPool<Tracked> pool(small_policy(GetParam(), 256));
   std::vector<PoolHandle> handles;
   for (int i = 0; i < 200; ++i) handles.push_back(*pool.emplace(i));
-  for (int i = 0; i < 200; i += 5) ASSERT_TRUE(pool.release(handles[static_cast<std::size_t>(i)]));  // 40 on the free stack
+  for (int i = 0; i < 200; i += 5)
+    ASSERT_TRUE(pool.release(handles[static_cast<std::size_t>(i)]));  // 40 on the free stack
   std::vector<PoolHandle> born;
   const std::size_t erased = pool.erase_if([&](PoolHandle, const Tracked& t) {
     if (t.value() >= 1000) return false;  // born in this pass: keep
@@ -392,8 +393,7 @@ TEST_P(VectorPoolModes, ZeroInitialCapacityGrowsOnFirstEmplace) {
   EXPECT_GE(pool.capacity(), 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModes, VectorPoolModes,
-                         ::testing::ValuesIn(kAllModes), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, VectorPoolModes, ::testing::ValuesIn(kAllModes), mode_name);
 
 TEST(VectorPool, DefaultPolicyMatchesTheContract) {
   VectorPool<int> pool;

@@ -24,8 +24,8 @@ constexpr Rgb kBackground{12, 14, 20};  // AppConfig's default clear colour
 // A stand-in game: records what the runtime gives it, draws a fixed scene, and lets each
 // test script events per rendered frame.
 struct ScriptedGame : engine::AppHooks {
-  std::vector<InputState> step_inputs;      // one per fixed_update
-  std::vector<std::uint64_t> step_frames;   // the frame each step ran in
+  std::vector<InputState> step_inputs;     // one per fixed_update
+  std::vector<std::uint64_t> step_frames;  // the frame each step ran in
   std::vector<double> step_dts;
   int renders = 0;
   int imgui_calls = 0;
@@ -97,14 +97,14 @@ AppConfig offscreen_config() {
 }
 
 // Runs the game; skips the calling test when no GL context exists at all.
-#define RUN_OR_SKIP(app, game, code)                                                      \
-  do {                                                                                    \
-    const engine::Status poolshot_init = (app).init();                                    \
-    if (!poolshot_init && poolshot_init.message().find("OpenGL") != std::string::npos) \
-      GTEST_SKIP() << "no GL context can be created here: " << poolshot_init.message();   \
-    ASSERT_TRUE(poolshot_init) << poolshot_init.message();                                \
-    (game).app = &(app);                                                                  \
-    (code) = (app).run(game);                                                             \
+#define RUN_OR_SKIP(app, game, code)                                                    \
+  do {                                                                                  \
+    const engine::Status poolshot_init = (app).init();                                  \
+    if (!poolshot_init && poolshot_init.message().find("OpenGL") != std::string::npos)  \
+      GTEST_SKIP() << "no GL context can be created here: " << poolshot_init.message(); \
+    ASSERT_TRUE(poolshot_init) << poolshot_init.message();                              \
+    (game).app = &(app);                                                                \
+    (code) = (app).run(game);                                                           \
   } while (0)
 
 SDL_Event key_event(SDL_Scancode sc, bool down) {
@@ -139,8 +139,8 @@ engine::Image load(const std::string& path) {
   return img;
 }
 
-#define EXPECT_PIXEL(img, x, y, expected)                                                          \
-  EXPECT_TRUE(test_support::near(test_support::rgb_at(img, x, y), expected))                     \
+#define EXPECT_PIXEL(img, x, y, expected)                                    \
+  EXPECT_TRUE(test_support::near(test_support::rgb_at(img, x, y), expected)) \
       << "pixel (" << (x) << "," << (y) << ") is " << test_support::to_string(test_support::rgb_at(img, x, y))
 
 // ---------------------------------------------------------------- headless
@@ -204,11 +204,11 @@ TEST(ApplicationOffscreen, ScreenshotShowsSpritesAndTheOverlay) {
   const engine::Image img = load(config.screenshot_path);
   ASSERT_EQ(img.width, kWidth);
   ASSERT_EQ(img.height, kHeight);
-  EXPECT_PIXEL(img, 60, 60, (Rgb{255, 0, 0}));                  // the red sprite
-  EXPECT_PIXEL(img, 10, 120, kBackground);                      // nothing there
-  EXPECT_PIXEL(img, 230, 60, (Rgb{12, 114, 20}));               // one additive sprite
-  EXPECT_PIXEL(img, 250, 60, (Rgb{12, 214, 20}));               // two overlapping: brighter
-  EXPECT_PIXEL(img, 200, 210, (Rgb{255, 0, 255}));              // the overlay window
+  EXPECT_PIXEL(img, 60, 60, (Rgb{255, 0, 0}));      // the red sprite
+  EXPECT_PIXEL(img, 10, 120, kBackground);          // nothing there
+  EXPECT_PIXEL(img, 230, 60, (Rgb{12, 114, 20}));   // one additive sprite
+  EXPECT_PIXEL(img, 250, 60, (Rgb{12, 214, 20}));   // two overlapping: brighter
+  EXPECT_PIXEL(img, 200, 210, (Rgb{255, 0, 255}));  // the overlay window
   ASSERT_NE(app.stats().latest(), nullptr);
   // Default RenderPath::fast: every sprite here is small enough to stamp, so one image for the
   // alpha group and one for the additive group: 2 draws, as instanced (one per group). The
@@ -272,8 +272,8 @@ TEST(ApplicationOffscreen, PauseAndSingleStepFromTheKeyboard) {
   game.quit_after_renders = 10;
   // Keys pushed during frame N's render are read at the start of frame N+1.
   game.on_render = [](int frame) {
-    if (frame == 2) push_key(SDL_SCANCODE_P);  // pause from frame 3
-    if (frame == 5) push_key(SDL_SCANCODE_N);  // one step in frame 6
+    if (frame == 2) push_key(SDL_SCANCODE_P);       // pause from frame 3
+    if (frame == 5) push_key(SDL_SCANCODE_N);       // one step in frame 6
     if (frame == 7) push_key(SDL_SCANCODE_ESCAPE);  // resume from frame 8
   };
   int code = -1;
@@ -281,7 +281,7 @@ TEST(ApplicationOffscreen, PauseAndSingleStepFromTheKeyboard) {
   EXPECT_EQ(code, 0);
   EXPECT_EQ(game.step_frames, (std::vector<std::uint64_t>{0, 1, 2, 6, 8, 9}));
   ASSERT_EQ(game.step_inputs.size(), 6u);
-  EXPECT_TRUE(game.step_inputs[3].paused);   // the single step runs while paused
+  EXPECT_TRUE(game.step_inputs[3].paused);  // the single step runs while paused
   EXPECT_FALSE(game.step_inputs[4].paused);
 }
 
@@ -357,7 +357,7 @@ TEST(ApplicationOffscreen, AClickOnTheOverlayDoesNotFireAClickBesideItDoes) {
     };
     if (frame == 1) move_to(150, 170);  // over the overlay window (100..220, 140..220)
     if (frame == 4) click_at(150, 170);
-    if (frame == 6) move_to(40, 40);    // away from it
+    if (frame == 6) move_to(40, 40);  // away from it
     if (frame == 9) click_at(40, 40);
   };
   int code = -1;
@@ -368,8 +368,8 @@ TEST(ApplicationOffscreen, AClickOnTheOverlayDoesNotFireAClickBesideItDoes) {
   EXPECT_TRUE(game.step_inputs[10].fire_pressed);
   EXPECT_EQ(game.step_inputs[10].aim_source, engine::AimSource::mouse);
   EXPECT_FLOAT_EQ(game.step_inputs[10].pointer_screen.x, 40.0f);
-  EXPECT_FLOAT_EQ(game.step_inputs[10].aim_point.x, 40.0f);               // camera: world = pixels
-  EXPECT_FLOAT_EQ(game.step_inputs[10].aim_point.y, kHeight - 40.0f);     // y up
+  EXPECT_FLOAT_EQ(game.step_inputs[10].aim_point.x, 40.0f);            // camera: world = pixels
+  EXPECT_FLOAT_EQ(game.step_inputs[10].aim_point.y, kHeight - 40.0f);  // y up
 }
 
 TEST(ApplicationOffscreen, TheGameCanAskForAScreenshotMidRun) {

@@ -55,8 +55,8 @@ TEST(Camera2D, NdcTransformMapsTheVisibleRectangleToMinusOneOne) {
   const glm::vec4 t = camera.ndc_transform();
   auto ndc = [&t](glm::vec2 w) { return glm::vec2{w.x * t.x + t.z, w.y * t.y + t.w}; };
   EXPECT_NEAR(ndc({100.0f, 50.0f}).x, 0.0f, 1e-6f);
-  EXPECT_NEAR(ndc({500.0f, 50.0f}).x, 1.0f, 1e-6f);    // right edge
-  EXPECT_NEAR(ndc({100.0f, 350.0f}).y, 1.0f, 1e-6f);   // top edge: world y up = NDC y up
+  EXPECT_NEAR(ndc({500.0f, 50.0f}).x, 1.0f, 1e-6f);   // right edge
+  EXPECT_NEAR(ndc({100.0f, 350.0f}).y, 1.0f, 1e-6f);  // top edge: world y up = NDC y up
   EXPECT_NEAR(ndc({100.0f, -250.0f}).y, -1.0f, 1e-6f);
 }
 

@@ -41,7 +41,7 @@ TEST(FixedStepClock, PausedDiscardsTimeAndKeepsTheAccumulator) {
   EXPECT_EQ(clock.advance(1.0 / 128), 0);  // half a step banked
   clock.set_paused(true);
   EXPECT_TRUE(clock.paused());
-  EXPECT_EQ(clock.advance(0.5), 0);        // 32 steps' worth of wall time, all discarded
+  EXPECT_EQ(clock.advance(0.5), 0);              // 32 steps' worth of wall time, all discarded
   EXPECT_DOUBLE_EQ(clock.interpolation(), 1.0);  // paused: draw the latest state
   clock.set_paused(false);
   EXPECT_DOUBLE_EQ(clock.interpolation(), 0.5);  // the banked half step is still there
@@ -54,11 +54,11 @@ TEST(FixedStepClock, SingleStepRunsExactlyOneStepWhilePaused) {
   clock.set_paused(true);
   clock.request_single_step();
   EXPECT_TRUE(clock.single_step_pending());
-  EXPECT_EQ(clock.advance(0.0), 1);        // even with no wall time
+  EXPECT_EQ(clock.advance(0.0), 1);  // even with no wall time
   EXPECT_FALSE(clock.single_step_pending());
-  EXPECT_EQ(clock.advance(1.0), 0);        // one request, one step
+  EXPECT_EQ(clock.advance(1.0), 0);  // one request, one step
   clock.request_single_step();
-  clock.request_single_step();             // requests do not pile up
+  clock.request_single_step();  // requests do not pile up
   EXPECT_EQ(clock.advance(1.0), 1);
   EXPECT_EQ(clock.advance(1.0), 0);
   EXPECT_EQ(clock.total_steps(), 2u);
@@ -90,7 +90,7 @@ TEST(FixedStepClock, LockstepIsOneStepPerAdvanceWhateverTheTime) {
   EXPECT_DOUBLE_EQ(clock.interpolation(), 1.0);
   EXPECT_DOUBLE_EQ(clock.dropped_seconds(), 0.0);
   clock.set_paused(true);
-  EXPECT_EQ(clock.advance(1.0), 0);        // pause still wins over lockstep
+  EXPECT_EQ(clock.advance(1.0), 0);  // pause still wins over lockstep
   clock.request_single_step();
   EXPECT_EQ(clock.advance(1.0), 1);
   EXPECT_EQ(clock.total_steps(), 4u);

@@ -123,7 +123,7 @@ TEST(FrameStats, TimesAccumulateAcrossStepsAndCountersAreKept) {
   EXPECT_EQ(stats.latest()->counters.sprites, 10000u);
   EXPECT_EQ(stats.latest()->counters.allocations, 42u);
   EXPECT_EQ(stats.latest()->counters.tag, 7u);  // the game's code, kept as given
-  stats.begin_frame();  // a new frame starts from zero
+  stats.begin_frame();                          // a new frame starts from zero
   EXPECT_DOUBLE_EQ(stats.open_frame().ms[0], 0.0);
   EXPECT_EQ(stats.open_frame().counters.allocations, 0u);
   EXPECT_EQ(stats.open_frame().counters.tag, 0u);

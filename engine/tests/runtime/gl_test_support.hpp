@@ -31,10 +31,10 @@ inline std::string open_offscreen(engine::Window& window, int width = 320, int h
 }
 
 // Opens `window` offscreen at width x height, or skips the test with the reason.
-#define POOLSHOT_REQUIRE_GL(window, width, height)                                          \
-  do {                                                                                      \
+#define POOLSHOT_REQUIRE_GL(window, width, height)                                              \
+  do {                                                                                          \
     const std::string poolshot_gl_reason = test_support::open_offscreen(window, width, height); \
-    if (!poolshot_gl_reason.empty()) GTEST_SKIP() << poolshot_gl_reason;                    \
+    if (!poolshot_gl_reason.empty()) GTEST_SKIP() << poolshot_gl_reason;                        \
   } while (0)
 
 // A fixture for tests that need nothing but a current GL context: a Width x Height offscreen
@@ -92,7 +92,8 @@ inline engine::Image solid_cells(int cell_px, std::initializer_list<std::uint32_
     for (int y = 0; y < cell_px; ++y) {
       for (int x = 0; x < cell_px; ++x) {
         const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(img.width) +
-                               static_cast<std::size_t>(cell * cell_px + x)) * 4;
+                               static_cast<std::size_t>(cell * cell_px + x)) *
+                              4;
         img.rgba[i + 0] = static_cast<std::uint8_t>(c & 0xffu);
         img.rgba[i + 1] = static_cast<std::uint8_t>((c >> 8) & 0xffu);
         img.rgba[i + 2] = static_cast<std::uint8_t>((c >> 16) & 0xffu);

@@ -52,9 +52,9 @@ TEST_F(ImGuiLayerTest, AWindowAppearsWhereItWasPutInItsColour) {
   const engine::Image img = engine::read_framebuffer(320, 240);
   EXPECT_TRUE(test_support::near(test_support::rgb_at(img, 160, 125), Rgb{255, 0, 255}))
       << test_support::to_string(test_support::rgb_at(img, 160, 125));
-  EXPECT_TRUE(test_support::near(test_support::rgb_at(img, 105, 85), Rgb{255, 0, 255}));    // inside, near its corner
-  EXPECT_TRUE(test_support::near(test_support::rgb_at(img, 90, 125), Rgb{0, 0, 0}));        // left of it
-  EXPECT_TRUE(test_support::near(test_support::rgb_at(img, 160, 180), Rgb{0, 0, 0}));       // below it
+  EXPECT_TRUE(test_support::near(test_support::rgb_at(img, 105, 85), Rgb{255, 0, 255}));  // inside, near its corner
+  EXPECT_TRUE(test_support::near(test_support::rgb_at(img, 90, 125), Rgb{0, 0, 0}));      // left of it
+  EXPECT_TRUE(test_support::near(test_support::rgb_at(img, 160, 180), Rgb{0, 0, 0}));     // below it
 }
 
 TEST_F(ImGuiLayerTest, FixedDeltaDrivesImGuisClock) {

@@ -206,7 +206,7 @@ TEST(InputMapper, IrrelevantAndMalformedEventsAreIgnored) {
   SDL_Event e{};
   e.type = SDL_USEREVENT;
   EXPECT_FALSE(m.handle_event(e));
-  EXPECT_FALSE(m.handle_event(mouse_button(0, true)));    // button 0 does not exist
+  EXPECT_FALSE(m.handle_event(mouse_button(0, true)));  // button 0 does not exist
   EXPECT_FALSE(m.handle_event(mouse_button(200, false)));
   SDL_Event axis{};
   axis.type = SDL_CONTROLLERAXISMOTION;
@@ -263,8 +263,8 @@ TEST(InputMapper, GamepadHotPlugSticksAndTrigger) {
     SDL_Joystick* stick = SDL_JoystickFromInstanceID(SDL_JoystickGetDeviceInstanceID(device));
     ASSERT_NE(stick, nullptr);
 
-    SDL_JoystickSetVirtualAxis(stick, SDL_CONTROLLER_AXIS_LEFTX, 32767);   // full right
-    SDL_JoystickSetVirtualAxis(stick, SDL_CONTROLLER_AXIS_RIGHTY, -32768); // right stick up
+    SDL_JoystickSetVirtualAxis(stick, SDL_CONTROLLER_AXIS_LEFTX, 32767);    // full right
+    SDL_JoystickSetVirtualAxis(stick, SDL_CONTROLLER_AXIS_RIGHTY, -32768);  // right stick up
     pump();
     InputState s = state_of(m);
     EXPECT_NEAR(s.move.x, 1.0f, 1e-4f);

@@ -26,7 +26,7 @@ TEST_F(ScreenshotTest, RowsComeOutTopFirstWithOpaqueAlpha) {
   const engine::Image img = engine::read_framebuffer(64, 48);
   ASSERT_EQ(img.width, 64);
   ASSERT_EQ(img.height, 48);
-  EXPECT_EQ(img.pixel(10, 0), 0xff0000ffu);   // row 0 = top = red, alpha forced to 255
+  EXPECT_EQ(img.pixel(10, 0), 0xff0000ffu);  // row 0 = top = red, alpha forced to 255
   EXPECT_EQ(img.pixel(10, 23), 0xff0000ffu);
   EXPECT_EQ(img.pixel(10, 24), 0xffff0000u);  // bottom half blue
   EXPECT_EQ(img.pixel(63, 47), 0xffff0000u);

@@ -62,9 +62,9 @@ TEST_F(ShaderTest, AFailedReloadKeepsTheWorkingProgram) {
 TEST_F(ShaderTest, ALinkErrorNamesBothFiles) {
   engine::ShaderProgram program;
   // Both stages compile; the program cannot link because the fragment stage has no main().
-  const engine::Status s = program.build("#version 330 core\nvoid main() { gl_Position = vec4(0.0); }", "a.vert",
-                                         "#version 330 core\nout vec4 c;\nvoid helper() { c = vec4(1.0); }\n",
-                                         "b.frag");
+  const engine::Status s =
+      program.build("#version 330 core\nvoid main() { gl_Position = vec4(0.0); }", "a.vert",
+                    "#version 330 core\nout vec4 c;\nvoid helper() { c = vec4(1.0); }\n", "b.frag");
   ASSERT_FALSE(s);
   EXPECT_NE(s.message().find("do not link"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("a.vert"), std::string::npos) << s.message();

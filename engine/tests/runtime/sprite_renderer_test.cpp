@@ -19,8 +19,8 @@ using test_support::Rgb;
 
 std::string shader_dir() { return test_support::asset_dir() + "/shaders"; }
 
-Sprite sprite(float x, float y, float w, float h, std::uint32_t color, std::uint16_t cell = 0,
-              std::uint8_t layer = 0, BlendMode blend = BlendMode::alpha, float rotation = 0.0f) {
+Sprite sprite(float x, float y, float w, float h, std::uint32_t color, std::uint16_t cell = 0, std::uint8_t layer = 0,
+              BlendMode blend = BlendMode::alpha, float rotation = 0.0f) {
   Sprite s;
   s.x = x;
   s.y = y;
@@ -82,26 +82,26 @@ class SpriteRendererTest : public testing::TestWithParam<engine::RenderPath> {
   std::string atlas_path_;
 };
 
-#define EXPECT_PIXEL(img, x, y, expected)                                                                 \
-  EXPECT_TRUE(test_support::near(test_support::rgb_at(img, x, y), expected))                            \
+#define EXPECT_PIXEL(img, x, y, expected)                                                                      \
+  EXPECT_TRUE(test_support::near(test_support::rgb_at(img, x, y), expected))                                   \
       << "pixel (" << (x) << "," << (y) << ") is " << test_support::to_string(test_support::rgb_at(img, x, y)) \
       << ", expected " << test_support::to_string(expected)
 
 TEST_P(SpriteRendererTest, SpritesLandWhereTheCameraSaysInTheirColours) {
   engine::SpriteBatch batch;
-  batch.push(sprite(60, 180, 40, 40, engine::rgba(255, 0, 0)));               // red: screen (60, 60)
-  batch.push(sprite(160, 180, 40, 40, engine::rgba(255, 255, 255), 1));       // cell 1 = green texels
-  batch.push(sprite(260, 180, 40, 40, engine::rgba(255, 255, 255), 2));       // cell 2 = transparent
+  batch.push(sprite(60, 180, 40, 40, engine::rgba(255, 0, 0)));          // red: screen (60, 60)
+  batch.push(sprite(160, 180, 40, 40, engine::rgba(255, 255, 255), 1));  // cell 1 = green texels
+  batch.push(sprite(260, 180, 40, 40, engine::rgba(255, 255, 255), 2));  // cell 2 = transparent
   const engine::RenderCounters counters = draw(batch);
   EXPECT_EQ(counters.draw_calls, 1u);
   EXPECT_EQ(counters.sprites, 3u);
   const engine::Image img = screenshot();
   EXPECT_PIXEL(img, 60, 60, (Rgb{255, 0, 0}));
-  EXPECT_PIXEL(img, 45, 45, (Rgb{255, 0, 0}));      // inside, near a corner
-  EXPECT_PIXEL(img, 60, 85, kBackground);           // just below the sprite
-  EXPECT_PIXEL(img, 60, 180, kBackground);          // world y = 60: the sprite is at y = 180, not here
-  EXPECT_PIXEL(img, 160, 60, (Rgb{0, 255, 0}));     // the atlas cell decides the colour
-  EXPECT_PIXEL(img, 260, 60, kBackground);          // transparent texels leave the background
+  EXPECT_PIXEL(img, 45, 45, (Rgb{255, 0, 0}));   // inside, near a corner
+  EXPECT_PIXEL(img, 60, 85, kBackground);        // just below the sprite
+  EXPECT_PIXEL(img, 60, 180, kBackground);       // world y = 60: the sprite is at y = 180, not here
+  EXPECT_PIXEL(img, 160, 60, (Rgb{0, 255, 0}));  // the atlas cell decides the colour
+  EXPECT_PIXEL(img, 260, 60, kBackground);       // transparent texels leave the background
   EXPECT_PIXEL(img, 5, 235, kBackground);
 }
 
@@ -135,18 +135,18 @@ TEST_P(SpriteRendererTest, AlphaSpritesCoverInsteadOfAdding) {
 TEST_P(SpriteRendererTest, HigherLayersDrawOnTopWhateverTheSubmissionOrder) {
   engine::SpriteBatch batch;
   batch.push(sprite(160, 120, 20, 20, engine::rgba(0, 0, 255), 0, /*layer=*/2));
-  batch.push(sprite(160, 120, 60, 60, engine::rgba(255, 255, 0), 0, /*layer=*/1));   // pushed later, below
+  batch.push(sprite(160, 120, 60, 60, engine::rgba(255, 255, 0), 0, /*layer=*/1));  // pushed later, below
   batch.push(sprite(160, 120, 100, 100, engine::rgba(0, 255, 0), 0, /*layer=*/0));
   batch.push(sprite(160, 120, 100, 10, engine::rgba(0, 40, 0), 0, /*layer=*/1, BlendMode::additive));
   const engine::RenderCounters counters = draw(batch);
   EXPECT_EQ(counters.draw_calls, 4u);  // (0,alpha) (1,alpha) (1,additive) (2,alpha)
   EXPECT_EQ(counters.sprites, 4u);
   const engine::Image img = screenshot();
-  EXPECT_PIXEL(img, 160, 120, (Rgb{0, 0, 255}));     // layer 2 on top
-  EXPECT_PIXEL(img, 160, 100, (Rgb{255, 255, 0}));   // layer 1 ring
-  EXPECT_PIXEL(img, 160, 80, (Rgb{0, 255, 0}));      // layer 0 border
-  EXPECT_PIXEL(img, 180, 120, (Rgb{255, 255, 0}));   // the additive bar adds 40 green to 255: saturates
-  EXPECT_PIXEL(img, 205, 120, (Rgb{0, 255, 0}));     // 255 + 40 saturates on green too
+  EXPECT_PIXEL(img, 160, 120, (Rgb{0, 0, 255}));    // layer 2 on top
+  EXPECT_PIXEL(img, 160, 100, (Rgb{255, 255, 0}));  // layer 1 ring
+  EXPECT_PIXEL(img, 160, 80, (Rgb{0, 255, 0}));     // layer 0 border
+  EXPECT_PIXEL(img, 180, 120, (Rgb{255, 255, 0}));  // the additive bar adds 40 green to 255: saturates
+  EXPECT_PIXEL(img, 205, 120, (Rgb{0, 255, 0}));    // 255 + 40 saturates on green too
   EXPECT_PIXEL(img, 160, 20, kBackground);
 }
 
@@ -159,7 +159,7 @@ TEST_P(SpriteRendererTest, RotationIsCounterClockwiseInTheWorld) {
   EXPECT_PIXEL(img, 160 + 20, 120 - 20, (Rgb{255, 255, 255}));  // up and right on screen
   EXPECT_PIXEL(img, 160 - 20, 120 + 20, (Rgb{255, 255, 255}));  // down and left
   EXPECT_PIXEL(img, 160 + 20, 120 + 20, kBackground);           // clockwise would put it here
-  EXPECT_PIXEL(img, 160 + 30, 120, kBackground);                 // the unturned bar would be here
+  EXPECT_PIXEL(img, 160 + 30, 120, kBackground);                // the unturned bar would be here
 }
 
 TEST_P(SpriteRendererTest, TenThousandSpritesInTwoDrawCalls) {
@@ -260,7 +260,6 @@ TEST_P(SpriteRendererTest, ABrokenShaderIsAnErrorWithTheInfoLog) {
   EXPECT_FALSE(other.ready());
 }
 
-
 std::string path_name(const testing::TestParamInfo<engine::RenderPath>& param) {
   return engine::render_path_name(param.param);
 }
@@ -289,9 +288,9 @@ TEST_P(SpriteRendererTest, PointSizedAdditiveParticlesLandAndBrighten) {
 
 TEST_P(SpriteRendererTest, SmallAlphaBulletsCoverTheParticlesBelowThem) {
   engine::SpriteBatch batch;
-  batch.push(sprite(160, 120, 6, 8, engine::rgba(255, 255, 0), 0, 4));                          // bullet, pushed first
-  batch.push(sprite(160, 120, 12, 12, engine::rgba(0, 60, 0), 0, 2, BlendMode::additive));       // spark under it
-  batch.push(sprite(60, 120, 6, 8, engine::rgba(0, 0, 255, 128), 0, 4));                         // half-transparent bullet
+  batch.push(sprite(160, 120, 6, 8, engine::rgba(255, 255, 0), 0, 4));                      // bullet, pushed first
+  batch.push(sprite(160, 120, 12, 12, engine::rgba(0, 60, 0), 0, 2, BlendMode::additive));  // spark under it
+  batch.push(sprite(60, 120, 6, 8, engine::rgba(0, 0, 255, 128), 0, 4));                    // half-transparent bullet
   const engine::RenderCounters counters = draw(batch);
   if (GetParam() == engine::RenderPath::fast) {
     EXPECT_EQ(counters.splatted, 3u);
@@ -423,17 +422,15 @@ TEST_P(FastPathTest, InAnAlphaLayerSmallSpritesDrawOverLargeOnes) {
   // The one ordering the fast path changes: within one alpha (layer, blend) group, stamped
   // sprites are composited after the group's GL quads, whatever the submission order.
   engine::SpriteBatch batch;
-  batch.push(sprite(160, 120, 8, 8, engine::rgba(255, 0, 0), 0, 3));    // small, pushed first
+  batch.push(sprite(160, 120, 8, 8, engine::rgba(255, 0, 0), 0, 3));      // small, pushed first
   batch.push(sprite(160, 120, 100, 100, engine::rgba(0, 255, 0), 0, 3));  // large, pushed later
   draw(batch);
   EXPECT_PIXEL(screenshot(), 160, 120, (Rgb{255, 0, 0}));
 }
 
-INSTANTIATE_TEST_SUITE_P(Fast, FastPathTest, testing::Values(engine::RenderPath::fast),
-                         path_name);
+INSTANTIATE_TEST_SUITE_P(Fast, FastPathTest, testing::Values(engine::RenderPath::fast), path_name);
 
 INSTANTIATE_TEST_SUITE_P(BothPaths, SpriteRendererTest,
-                         testing::Values(engine::RenderPath::instanced, engine::RenderPath::fast),
-                         path_name);
+                         testing::Values(engine::RenderPath::instanced, engine::RenderPath::fast), path_name);
 
 }  // namespace

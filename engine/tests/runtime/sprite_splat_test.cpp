@@ -83,7 +83,8 @@ TEST_F(SpriteSplatTest, ClippedRowsTakeTheScalarTailAndGiveTheSameValues) {
 }
 
 TEST_F(SpriteSplatTest, StampsAreSharedByWholePixelMovesOnly) {
-  for (int i = 0; i < 100; ++i) splatter_.splat(image_, SplatBlend::add, at(5.0f + static_cast<float>(i % 40), 30, 3, 5, 0x10101010u));
+  for (int i = 0; i < 100; ++i)
+    splatter_.splat(image_, SplatBlend::add, at(5.0f + static_cast<float>(i % 40), 30, 3, 5, 0x10101010u));
   EXPECT_EQ(splatter_.stamp_count(), 1u);
   splatter_.splat(image_, SplatBlend::add, at(5.5f, 30, 3, 5, 0x10101010u));  // half-pixel phase: a new stamp
   EXPECT_EQ(splatter_.stamp_count(), 2u);

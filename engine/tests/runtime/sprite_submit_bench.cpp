@@ -47,7 +47,14 @@ std::vector<engine::Sprite> make_sprites(std::size_t n) {
     const float kind = unit(rng), size = unit(rng), turn = unit(rng) * 6.2831853f;
     if (kind < 0.55f) {
       const float len = 3.0f + 9.0f * size;
-      s = {s.x, s.y, len * 0.5f, len, turn, engine::rgba(255, 170, 60, 220), engine::builtin_glow, 2,
+      s = {s.x,
+           s.y,
+           len * 0.5f,
+           len,
+           turn,
+           engine::rgba(255, 170, 60, 220),
+           engine::builtin_glow,
+           2,
            engine::BlendMode::additive};
     } else if (kind < 0.67f) {
       const float d = 8.0f + 14.0f * size;
@@ -71,7 +78,8 @@ engine::RenderPath path_of(const benchmark::State& state) {
 
 void per_sprite(benchmark::State& state, std::size_t n) {
   state.counters["per_sprite"] =
-      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+      benchmark::Counter(static_cast<double>(n),
+                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 engine::Camera2D camera() {

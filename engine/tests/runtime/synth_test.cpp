@@ -27,8 +27,8 @@ TEST(Synth, EveryWaveGivesSoundScaledToThePeakAndBounded) {
       ASSERT_GE(v, -1.0f);
       ASSERT_LE(v, 1.0f);
     }
-    EXPECT_EQ(s.samples.back(), 0.0f);  // faded out: no click at the end
-    EXPECT_EQ(s.samples.front(), 0.0f); // the attack starts from nothing
+    EXPECT_EQ(s.samples.back(), 0.0f);   // faded out: no click at the end
+    EXPECT_EQ(s.samples.front(), 0.0f);  // the attack starts from nothing
   }
 }
 

@@ -13,14 +13,14 @@ TEST(BuiltinAtlas, CellsHaveTheirShapes) {
   ASSERT_EQ(img.width, 32 * engine::builtin_cell_count);
   ASSERT_EQ(img.height, 32);
   auto alpha = [&img](int cell, int x, int y) { return img.pixel(cell * 32 + x, y) >> 24; };
-  EXPECT_EQ(alpha(engine::builtin_solid, 0, 0), 255u);        // a square fills its corners
-  EXPECT_EQ(alpha(engine::builtin_disc, 16, 16), 255u);       // a disc fills its centre...
-  EXPECT_EQ(alpha(engine::builtin_disc, 0, 0), 0u);           // ...not its corners
-  EXPECT_GT(alpha(engine::builtin_glow, 16, 16), 200u);       // a glow is bright in the middle
-  EXPECT_LT(alpha(engine::builtin_glow, 16, 2), 40u);         // and fades out
-  EXPECT_EQ(alpha(engine::builtin_ring, 16, 16), 0u);         // a ring is hollow
+  EXPECT_EQ(alpha(engine::builtin_solid, 0, 0), 255u);   // a square fills its corners
+  EXPECT_EQ(alpha(engine::builtin_disc, 16, 16), 255u);  // a disc fills its centre...
+  EXPECT_EQ(alpha(engine::builtin_disc, 0, 0), 0u);      // ...not its corners
+  EXPECT_GT(alpha(engine::builtin_glow, 16, 16), 200u);  // a glow is bright in the middle
+  EXPECT_LT(alpha(engine::builtin_glow, 16, 2), 40u);    // and fades out
+  EXPECT_EQ(alpha(engine::builtin_ring, 16, 16), 0u);    // a ring is hollow
   EXPECT_GT(alpha(engine::builtin_ring, 16, 2), 100u);
-  EXPECT_EQ(img.pixel(16, 16) & 0xffffffu, 0xffffffu);        // white, so Sprite::color tints it
+  EXPECT_EQ(img.pixel(16, 16) & 0xffffffu, 0xffffffu);  // white, so Sprite::color tints it
 }
 
 class AtlasTest : public test_support::OffscreenWindowTest<64, 64> {};

@@ -55,13 +55,16 @@ TEST(DiagnoseVideo, AnExplicitDriverIsLeftToSdl) {
 }
 
 TEST(DiagnoseVideo, MessagesSayWhatToDoOnOneLine) {
-  const std::string none_msg = engine::describe_video_problem(VideoProblem::no_display, env(nullptr, nullptr, nullptr, nullptr));
+  const std::string none_msg =
+      engine::describe_video_problem(VideoProblem::no_display, env(nullptr, nullptr, nullptr, nullptr));
   EXPECT_NE(none_msg.find("no display found; run with --headless"), std::string::npos) << none_msg;
   EXPECT_NE(none_msg.find("SDL_VIDEODRIVER=offscreen"), std::string::npos);
   EXPECT_EQ(none_msg.find('\n'), std::string::npos);
-  const std::string fallback = engine::describe_video_problem(VideoProblem::no_display, env(nullptr, nullptr, nullptr, "offscreen"));
+  const std::string fallback =
+      engine::describe_video_problem(VideoProblem::no_display, env(nullptr, nullptr, nullptr, "offscreen"));
   EXPECT_NE(fallback.find("fell back to 'offscreen'"), std::string::npos) << fallback;
-  const std::string dummy = engine::describe_video_problem(VideoProblem::driver_without_gl, env("dummy", nullptr, nullptr, nullptr));
+  const std::string dummy =
+      engine::describe_video_problem(VideoProblem::driver_without_gl, env("dummy", nullptr, nullptr, nullptr));
   EXPECT_NE(dummy.find("'dummy'"), std::string::npos) << dummy;
   EXPECT_NE(dummy.find("--headless"), std::string::npos);
 }

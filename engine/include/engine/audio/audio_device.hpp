@@ -20,9 +20,9 @@ class AudioDevice {
   // (`mixer` must outlive the device). SDL converts if the hardware wants another format.
   // Error: "no audio device (<SDL error>)". Opening an open device is an error too.
   Status open(Mixer& mixer, int buffer_frames = 512);
-  void close() noexcept;                       // stops the callback, then quits the subsystem
+  void close() noexcept;  // stops the callback, then quits the subsystem
   bool is_open() const noexcept { return device_ != 0; }
-  const char* driver() const noexcept;         // SDL's audio driver name, or "none"
+  const char* driver() const noexcept;  // SDL's audio driver name, or "none"
 
  private:
   static void callback(void* user, Uint8* stream, int bytes);

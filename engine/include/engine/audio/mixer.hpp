@@ -21,16 +21,16 @@
 namespace engine {
 
 struct MixerConfig {
-  std::size_t voices = 32;            // voices that can play at once (the pool's fixed capacity)
-  std::size_t command_capacity = 256; // voice starts in flight between two callbacks
+  std::size_t voices = 32;             // voices that can play at once (the pool's fixed capacity)
+  std::size_t command_capacity = 256;  // voice starts in flight between two callbacks
   int sample_rate = 48000;
 };
 
 struct VoiceStart {
-  const SoundBuffer* sound = nullptr; // must outlive the voice (the game keeps its bank)
-  float gain = 1;                     // 0..2
-  float rate = 1;                     // playback speed: 2 = an octave up and half as long
-  float pan = 0;                      // -1 left .. 1 right
+  const SoundBuffer* sound = nullptr;  // must outlive the voice (the game keeps its bank)
+  float gain = 1;                      // 0..2
+  float rate = 1;                      // playback speed: 2 = an octave up and half as long
+  float pan = 0;                       // -1 left .. 1 right
 };
 
 class Mixer {
@@ -43,8 +43,8 @@ class Mixer {
   // Queues a voice start for the next mix(). False when the queue is full or `start` is
   // invalid (no sound, empty sound): counted in dropped_starts().
   bool play(const VoiceStart& start) noexcept;
-  void set_hum(float hz, float gain) noexcept;   // the hum glides there over ~50 ms; gain 0 = off
-  void set_volume(float volume) noexcept;        // master, clamped to 0..1
+  void set_hum(float hz, float gain) noexcept;  // the hum glides there over ~50 ms; gain 0 = off
+  void set_volume(float volume) noexcept;       // master, clamped to 0..1
   void set_muted(bool muted) noexcept;
   float volume() const noexcept { return volume_.load(std::memory_order_relaxed); }
   bool muted() const noexcept { return muted_.load(std::memory_order_relaxed); }
@@ -63,9 +63,9 @@ class Mixer {
   struct Voice {
     const float* samples;
     std::size_t length;
-    double position;   // fractional read position in samples
+    double position;  // fractional read position in samples
     float rate;
-    float left, right; // gain per channel (pan folded in)
+    float left, right;  // gain per channel (pan folded in)
   };
   void start_queued_voices() noexcept;
   void mix_hum(float* out, std::size_t frames) noexcept;

@@ -20,7 +20,7 @@ namespace engine::detail {
 // and 128 gave render p50 55, 55, 53 ms but p99 407, 143, 146 ms: smoke puffs grow past 32 px
 // and llvmpipe's fragment shading of them then dominates.
 constexpr float splat_max_pixels = 64.0f;
-constexpr int splat_rotation_steps = 64;   // rotation is quantised to 2*pi / 64 (5.6 degrees)
+constexpr int splat_rotation_steps = 64;  // rotation is quantised to 2*pi / 64 (5.6 degrees)
 
 // Premultiplied RGBA8 pixels (R in the lowest byte), row 0 = the BOTTOM row, as GL's
 // window coordinates: pixel (x, y) is the fragment at gl_FragCoord (x + 0.5, y + 0.5).
@@ -29,10 +29,12 @@ struct SplatImage {
   std::vector<std::uint32_t> pixels;
   int x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // half-open box written since the last clear()
 
-  void resize(int w, int h);                 // all pixels zero, box empty
-  void clear() noexcept;                     // zeroes the box only: a sparse frame clears little
+  void resize(int w, int h);  // all pixels zero, box empty
+  void clear() noexcept;      // zeroes the box only: a sparse frame clears little
   bool empty() const noexcept { return x1 <= x0 || y1 <= y0; }
-  std::uint32_t at(int x, int y) const noexcept { return pixels[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)]; }
+  std::uint32_t at(int x, int y) const noexcept {
+    return pixels[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)];
+  }
 };
 
 enum class SplatBlend : std::uint8_t {
@@ -42,9 +44,9 @@ enum class SplatBlend : std::uint8_t {
 
 // A sprite in window pixels (GL orientation: y up), as the splatter takes it.
 struct PixelSprite {
-  float cx = 0, cy = 0;    // centre
-  float w = 1, h = 1;      // size in pixels
-  float rotation = 0;      // radians, counter-clockwise
+  float cx = 0, cy = 0;  // centre
+  float w = 1, h = 1;    // size in pixels
+  float rotation = 0;    // radians, counter-clockwise
   std::uint32_t color = 0xffffffffu;
   std::uint16_t cell = 0;
 };
@@ -63,7 +65,10 @@ struct SplatJob {
   std::vector<std::uint32_t> band_first;  // run(): entries per band, as offsets into binned
   std::vector<Entry> binned;              // copies, band by band: read in order, no pointer chase
   std::vector<std::uint32_t> band_next;
-  void clear(SplatBlend b) noexcept { blend = b; entries.clear(); }
+  void clear(SplatBlend b) noexcept {
+    blend = b;
+    entries.clear();
+  }
 };
 
 constexpr int splat_band_rows = 32;  // 32 rows x 1280 px x 4 B = 160 KiB: stays in L2
@@ -89,7 +94,7 @@ class SpriteSplatter {
 
  private:
   struct Stamp {
-    std::uint32_t offset = 0;  // first pixel in arena_
+    std::uint32_t offset = 0;     // first pixel in arena_
     std::int16_t ox = 0, oy = 0;  // bottom-left pixel relative to the sprite's base pixel
     std::uint16_t w = 0, h = 0;   // 0 x 0: nothing visible
   };
@@ -99,8 +104,8 @@ class SpriteSplatter {
 
   const Image* atlas_ = nullptr;
   int columns_ = 1, rows_ = 1;
-  std::vector<std::uint64_t> keys_;     // open addressing, power-of-two size; 0 = empty
-  std::vector<std::uint32_t> slots_;    // stamp index per key slot
+  std::vector<std::uint64_t> keys_;   // open addressing, power-of-two size; 0 = empty
+  std::vector<std::uint32_t> slots_;  // stamp index per key slot
   std::vector<Stamp> stamps_;
   std::vector<std::uint32_t> arena_;    // all stamps' pixels, premultiplied RGBA8
   std::vector<std::uint32_t> scratch_;  // one stamp while it is built

@@ -50,34 +50,35 @@ enum class ListDiscipline : std::uint8_t {
 
 class ActiveIndexList {
  public:
-  explicit ActiveIndexList(ListDiscipline discipline = ListDiscipline::slot_order) noexcept
-      : discipline_(discipline) {}
+  explicit ActiveIndexList(ListDiscipline discipline = ListDiscipline::slot_order) noexcept : discipline_(discipline) {}
 
   // --- Keeping in step with the pool -------------------------------------------------------
-  void add(std::uint32_t index);                       // slot `index` just became live; walked from the next update() on
-  void clear() noexcept;                               // forget every entry (after pool.clear()); keeps capacity
+  void add(std::uint32_t index);  // slot `index` just became live; walked from the next update() on
+  void clear() noexcept;          // forget every entry (after pool.clear()); keeps capacity
   template <class Pool>
-  void rebuild(const Pool& pool);                      // list = pool.active_indices() (slot order), e.g. after a migration
-  void reserve(std::size_t entries);                   // room for this many live indices, so update() never allocates
+  void rebuild(const Pool& pool);     // list = pool.active_indices() (slot order), e.g. after a migration
+  void reserve(std::size_t entries);  // room for this many live indices, so update() never allocates
 
   // --- The step ----------------------------------------------------------------------------
   template <class Pool, class Keep>
-  std::size_t update(Pool& pool, Keep&& keep);         // phase one: keep(T&) on every entry, false marks it dead;
-                                                       // phase two: release the marked, mend the list; returns deaths
+  std::size_t update(Pool& pool, Keep&& keep);  // phase one: keep(T&) on every entry, false marks it dead;
+                                                // phase two: release the marked, mend the list; returns deaths
 
   // --- Discipline --------------------------------------------------------------------------
   ListDiscipline discipline() const noexcept { return discipline_; }
-  void set_discipline(ListDiscipline discipline);      // to slot_order: sorts once, O(n log n); to swap_pop: O(queued)
+  void set_discipline(ListDiscipline discipline);  // to slot_order: sorts once, O(n log n); to swap_pop: O(queued)
 
   // --- Reading -----------------------------------------------------------------------------
   std::size_t size() const noexcept { return list_.size() + queued_.size(); }  // listed + queued spawns
-  std::size_t capacity() const noexcept { return list_.capacity(); }  // entries held without allocating
+  std::size_t capacity() const noexcept { return list_.capacity(); }           // entries held without allocating
   bool empty() const noexcept { return size() == 0; }
   const std::vector<std::uint32_t>& indices() const noexcept { return list_; }  // walk order; slot_order: sorted
-  const std::vector<std::uint32_t>& queued() const noexcept { return queued_; }  // slot_order: spawns since the last update
+  const std::vector<std::uint32_t>& queued() const noexcept {
+    return queued_;
+  }                                                                // slot_order: spawns since the last update
   std::uint64_t stale_entries() const noexcept { return stale_; }  // entries found dead at walk time (an owner bug)
   template <class Pool>
-  bool matches(const Pool& pool) const;                // every live slot listed exactly once, nothing else (O(n log n))
+  bool matches(const Pool& pool) const;  // every live slot listed exactly once, nothing else (O(n log n))
 
  private:
   template <class Pool, class Keep>

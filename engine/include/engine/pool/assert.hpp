@@ -13,15 +13,15 @@
 #include <cstdlib>
 
 #ifndef ENGINE_POOL_DEBUG
-#  ifdef NDEBUG
-#    define ENGINE_POOL_DEBUG 0
-#  else
-#    define ENGINE_POOL_DEBUG 1
-#  endif
+#ifdef NDEBUG
+#define ENGINE_POOL_DEBUG 0
+#else
+#define ENGINE_POOL_DEBUG 1
+#endif
 #endif
 
 #ifndef ENGINE_POOL_VALIDATE
-#  define ENGINE_POOL_VALIDATE 0
+#define ENGINE_POOL_VALIDATE 0
 #endif
 
 namespace engine::detail {
@@ -29,8 +29,7 @@ namespace engine::detail {
 // Out of line from the check so the happy path stays one compare and one branch.
 [[noreturn]] inline void pool_check_failed(const char* file, int line, const char* condition,
                                            const char* message) noexcept {
-  std::fprintf(stderr, "%s:%d: engine pool check failed: %s [%s]\n", file, line, message,
-               condition);
+  std::fprintf(stderr, "%s:%d: engine pool check failed: %s [%s]\n", file, line, message, condition);
   std::fflush(stderr);
   std::abort();
 }
@@ -40,17 +39,15 @@ namespace engine::detail {
 // The release forms still name `cond` and `msg` inside sizeof so variables used only in checks do
 // not trigger -Wunused warnings, but never evaluate it.
 #if ENGINE_POOL_DEBUG
-#  define ENGINE_POOL_ASSERT(cond, msg) \
-    ((cond) ? static_cast<void>(0)      \
-            : ::engine::detail::pool_check_failed(__FILE__, __LINE__, #cond, msg))
+#define ENGINE_POOL_ASSERT(cond, msg) \
+  ((cond) ? static_cast<void>(0) : ::engine::detail::pool_check_failed(__FILE__, __LINE__, #cond, msg))
 #else
-#  define ENGINE_POOL_ASSERT(cond, msg) static_cast<void>(sizeof((cond) ? 1 : 0) + sizeof(msg))
+#define ENGINE_POOL_ASSERT(cond, msg) static_cast<void>(sizeof((cond) ? 1 : 0) + sizeof(msg))
 #endif
 
 #if ENGINE_POOL_VALIDATE
-#  define ENGINE_POOL_VALIDATE_ASSERT(cond, msg) \
-    ((cond) ? static_cast<void>(0)               \
-            : ::engine::detail::pool_check_failed(__FILE__, __LINE__, #cond, msg))
+#define ENGINE_POOL_VALIDATE_ASSERT(cond, msg) \
+  ((cond) ? static_cast<void>(0) : ::engine::detail::pool_check_failed(__FILE__, __LINE__, #cond, msg))
 #else
-#  define ENGINE_POOL_VALIDATE_ASSERT(cond, msg) static_cast<void>(sizeof((cond) ? 1 : 0) + sizeof(msg))
+#define ENGINE_POOL_VALIDATE_ASSERT(cond, msg) static_cast<void>(sizeof((cond) ? 1 : 0) + sizeof(msg))
 #endif

@@ -38,15 +38,15 @@ struct BlockResourceConfig {
 };
 
 struct BlockResourceStats {
-  std::size_t block_size = 0;             // bytes per block (normalised: holds a pointer, whole alignment steps)
-  std::size_t block_align = 0;            // alignment of every block (a power of two)
-  std::size_t blocks_live = 0;            // pooled blocks handed out and not yet returned
+  std::size_t block_size = 0;   // bytes per block (normalised: holds a pointer, whole alignment steps)
+  std::size_t block_align = 0;  // alignment of every block (a power of two)
+  std::size_t blocks_live = 0;  // pooled blocks handed out and not yet returned
   std::size_t peak_blocks_live = 0;
-  std::size_t blocks_free = 0;            // blocks on the free list or not yet carved
+  std::size_t blocks_free = 0;  // blocks on the free list or not yet carved
   std::size_t pages = 0;
-  std::size_t bytes_held = 0;             // page bytes taken from upstream
-  std::size_t fallback_bytes_live = 0;    // bytes currently passed through to upstream
-  std::uint64_t pooled_allocations = 0;   // served from a block
+  std::size_t bytes_held = 0;            // page bytes taken from upstream
+  std::size_t fallback_bytes_live = 0;   // bytes currently passed through to upstream
+  std::uint64_t pooled_allocations = 0;  // served from a block
   std::uint64_t pooled_deallocations = 0;
   std::uint64_t fallback_allocations = 0;  // passed to upstream: too big or too aligned
   std::uint64_t fallback_deallocations = 0;
@@ -91,14 +91,14 @@ class BlockResource final : public std::pmr::memory_resource {
   void release_pages() noexcept;
   bool owns_block(const void* p) const noexcept;  // debug check: O(pages)
 
-  std::size_t block_size_;       // stride between blocks, a multiple of block_align_
+  std::size_t block_size_;  // stride between blocks, a multiple of block_align_
   std::size_t block_align_;
   std::size_t blocks_per_page_;
-  std::size_t page_bytes_;       // blocks plus the trailing PageHeader
+  std::size_t page_bytes_;  // blocks plus the trailing PageHeader
   std::pmr::memory_resource* upstream_;
 
-  FreeBlock* free_ = nullptr;             // returned blocks, most recent first (cache-warm)
-  unsigned char* carve_next_ = nullptr;   // never-used blocks of the newest page
+  FreeBlock* free_ = nullptr;            // returned blocks, most recent first (cache-warm)
+  unsigned char* carve_next_ = nullptr;  // never-used blocks of the newest page
   unsigned char* carve_end_ = nullptr;
   PageHeader* pages_ = nullptr;
   BlockResourceStats stats_;
@@ -155,7 +155,8 @@ inline void* BlockResource::allocate_block() {
 }
 
 inline void BlockResource::add_page() {
-  auto* page = static_cast<unsigned char*>(upstream_->allocate(page_bytes_, std::max(block_align_, alignof(PageHeader))));
+  auto* page =
+      static_cast<unsigned char*>(upstream_->allocate(page_bytes_, std::max(block_align_, alignof(PageHeader))));
   auto* header = ::new (static_cast<void*>(page + page_bytes_ - sizeof(PageHeader))) PageHeader{pages_, page};
   pages_ = header;
   carve_next_ = page;

@@ -60,14 +60,14 @@ struct ConcurrentPoolConfig {
   std::size_t max_capacity = 1u << 22;  // slots that may ever exist (at most 1 << 24); emplace past it fails
 };
 
-struct ConcurrentPoolStats {       // a snapshot; exact when no thread is mid-operation
-  std::size_t live = 0;            // objects alive: emplaces - releases
-  std::size_t capacity = 0;        // slots that exist; never above max_capacity
-  std::size_t shared_free = 0;     // free slots on the shared list
-  std::size_t cached_free = 0;     // free slots in threads' caches (live + both frees = capacity)
+struct ConcurrentPoolStats {    // a snapshot; exact when no thread is mid-operation
+  std::size_t live = 0;         // objects alive: emplaces - releases
+  std::size_t capacity = 0;     // slots that exist; never above max_capacity
+  std::size_t shared_free = 0;  // free slots on the shared list
+  std::size_t cached_free = 0;  // free slots in threads' caches (live + both frees = capacity)
   std::size_t pages = 0;
-  std::size_t bytes_held = 0;      // pages plus the page table
-  std::size_t thread_caches = 0;   // threads currently holding a magazine for this pool
+  std::size_t bytes_held = 0;     // pages plus the page table
+  std::size_t thread_caches = 0;  // threads currently holding a magazine for this pool
   std::uint64_t emplaces = 0;
   std::uint64_t releases = 0;
   std::uint64_t failed_emplaces = 0;  // at max_capacity, or a page could not be allocated
@@ -91,22 +91,22 @@ class ConcurrentPool {
 
   template <class... Args>
   std::optional<PoolHandle> emplace(Args&&... args);  // nullopt: at max_capacity or out of memory
-  bool release(PoolHandle h) noexcept;      // false (+ debug assert): null, foreign, stale, double
-  bool try_release(PoolHandle h) noexcept;  // release() for handles other threads may release first:
-                                            // losing that race returns false without asserting
-  T* get(PoolHandle h) noexcept;            // nullptr unless live
+  bool release(PoolHandle h) noexcept;                // false (+ debug assert): null, foreign, stale, double
+  bool try_release(PoolHandle h) noexcept;            // release() for handles other threads may release first:
+                                                      // losing that race returns false without asserting
+  T* get(PoolHandle h) noexcept;                      // nullptr unless live
   const T* get(PoolHandle h) const noexcept;
   bool contains(PoolHandle h) const noexcept;
 
-  std::size_t size() const noexcept;        // live objects (sums the thread caches: O(threads))
+  std::size_t size() const noexcept;  // live objects (sums the thread caches: O(threads))
   std::size_t capacity() const noexcept { return capacity_.load(std::memory_order_acquire); }
   std::size_t max_capacity() const noexcept { return max_capacity_; }
-  bool reserve(std::size_t slots);          // false: above max_capacity or out of memory
-  void flush_thread_cache() noexcept;       // hands the calling thread's free slots to the shared list
+  bool reserve(std::size_t slots);     // false: above max_capacity or out of memory
+  void flush_thread_cache() noexcept;  // hands the calling thread's free slots to the shared list
 
   template <class F>
-  void for_each(F&& f);                     // f(T&) or f(PoolHandle, T&); pool to itself only
-  void clear() noexcept;                    // destroys every live object; pool to itself only
+  void for_each(F&& f);   // f(T&) or f(PoolHandle, T&); pool to itself only
+  void clear() noexcept;  // destroys every live object; pool to itself only
   ConcurrentPoolStats stats() const noexcept;
 
  private:
@@ -120,9 +120,9 @@ class ConcurrentPool {
     std::atomic<std::uint32_t> generation;  // see detail/concurrent_generation.hpp
     detail::FreeLinks links;
   };
-  struct Slot {  // where one slot's pieces are
-    Meta* meta;                // nullptr: no such slot
-    unsigned char* storage;    // sizeof(T) bytes for the object
+  struct Slot {              // where one slot's pieces are
+    Meta* meta;              // nullptr: no such slot
+    unsigned char* storage;  // sizeof(T) bytes for the object
   };
   static constexpr std::size_t kPageAlign = alignof(T) > 64 ? alignof(T) : 64;
   // Object stride: sizeof(T), padded to whole shadow granules under ASan (memory_poison.hpp).
@@ -130,9 +130,7 @@ class ConcurrentPool {
 
   struct LinkOf {  // how detail::ChainStack reaches a slot's links
     const ConcurrentPool* pool;
-    detail::FreeLinks& operator()(std::uint32_t index) const noexcept {
-      return pool->meta_at(index)->links;
-    }
+    detail::FreeLinks& operator()(std::uint32_t index) const noexcept { return pool->meta_at(index)->links; }
   };
 
   static ConcurrentPoolConfig normalized(ConcurrentPoolConfig c) noexcept;
@@ -186,11 +184,11 @@ class ConcurrentPool {
   std::uint32_t refill(detail::ThreadMagazine& m) noexcept;
   std::uint32_t load_chain(detail::ThreadMagazine& m, std::uint32_t head) noexcept;
   void link_chain(const std::uint32_t* slots, std::uint32_t n) noexcept;  // slots[0] is the head
-  void empty_magazine(detail::ThreadMagazine& m) noexcept;  // everything to the shared list
-  std::uint32_t pop_chain() noexcept;                  // grows when the shared list is empty
-  void push_slots(const std::uint32_t* slots, std::size_t n) noexcept;  // any count, in chains
+  void empty_magazine(detail::ThreadMagazine& m) noexcept;                // everything to the shared list
+  std::uint32_t pop_chain() noexcept;                                     // grows when the shared list is empty
+  void push_slots(const std::uint32_t* slots, std::size_t n) noexcept;    // any count, in chains
   void push_chain(const std::uint32_t* slots, std::uint32_t n) noexcept;
-  bool grow() noexcept;                                // true: worth popping again
+  bool grow() noexcept;  // true: worth popping again
   bool add_page_locked() noexcept;
   void destroy_all_pages() noexcept;
 
@@ -202,7 +200,7 @@ class ConcurrentPool {
   std::size_t page_table_size_ = 0;
   std::size_t objects_offset_ = 0;  // where a page's object array starts
   std::size_t page_bytes_ = 0;
-  std::uint32_t seed_ = 0;  // every slot's first (free) generation; see concurrent_generation.hpp
+  std::uint32_t seed_ = 0;                       // every slot's first (free) generation; see concurrent_generation.hpp
   std::unique_ptr<std::atomic<Meta*>[]> pages_;  // sized for max_capacity up front: never moves
   detail::MagazineRegistry registry_;
 
@@ -231,8 +229,7 @@ ConcurrentPoolConfig ConcurrentPool<T>::normalized(ConcurrentPoolConfig c) noexc
 }
 
 template <class T>
-ConcurrentPool<T>::ConcurrentPool(ConcurrentPoolConfig config)
-    : registry_(this, &ConcurrentPool::return_slots) {
+ConcurrentPool<T>::ConcurrentPool(ConcurrentPoolConfig config) : registry_(this, &ConcurrentPool::return_slots) {
   config = normalized(config);
   page_slots_ = config.page_slots;
   while ((std::size_t{1} << page_shift_) < page_slots_) ++page_shift_;
@@ -282,7 +279,7 @@ void ConcurrentPool<T>::destroy_all_pages() noexcept {
   for (std::size_t p = 0; p < pages; ++p) {
     Meta* page = pages_[p].load(std::memory_order_acquire);
     detail::unpoison_bytes(page, page_bytes_);
-    ::operator delete(page, std::align_val_t{kPageAlign});
+    ::operator delete (page, std::align_val_t{kPageAlign});
     pages_[p].store(nullptr, std::memory_order_relaxed);
   }
   published_pages_.store(0, std::memory_order_relaxed);
@@ -391,7 +388,7 @@ inline bool ConcurrentPool<T>::release_checked(PoolHandle h, bool misuse_is_bug)
   // fails here too: its generation does not match (see concurrent_generation.hpp).
   std::uint32_t expected = h.generation;
   if (!s.meta->generation.compare_exchange_strong(expected, detail::free_generation_after(h.generation),
-                                             std::memory_order_acq_rel, std::memory_order_relaxed)) {
+                                                  std::memory_order_acq_rel, std::memory_order_relaxed)) {
     if (misuse_is_bug) {
       ENGINE_POOL_ASSERT(false,
                          "ConcurrentPool::release: stale handle (double release, the object was "
@@ -427,8 +424,7 @@ std::uint32_t ConcurrentPool<T>::take_slot_slow(detail::ThreadMagazine* m) noexc
   std::uint32_t rest[detail::kMagazineBatch];  // every chain holds at most one batch
   std::uint32_t n = 0;
   for (std::uint32_t i = meta_at(head)->links.next.load(std::memory_order_relaxed);
-       i != detail::kNoSlot && n < detail::kMagazineBatch;
-       i = meta_at(i)->links.next.load(std::memory_order_relaxed)) {
+       i != detail::kNoSlot && n < detail::kMagazineBatch; i = meta_at(i)->links.next.load(std::memory_order_relaxed)) {
     rest[n++] = i;
   }
   free_.taken(n + 1);
@@ -543,7 +539,7 @@ bool ConcurrentPool<T>::add_page_locked() noexcept {
   if (p == page_table_size_) return false;  // max_capacity reached
   void* memory = nullptr;
   try {
-    memory = ::operator new(page_bytes_, std::align_val_t{kPageAlign});
+    memory = ::operator new (page_bytes_, std::align_val_t{kPageAlign});
   } catch (const std::bad_alloc&) {
     return false;
   }

@@ -25,12 +25,13 @@ constexpr const char* storage_mode_name(StorageMode mode) noexcept {
 }
 
 struct GrowthPolicy {
-  std::size_t initial_capacity = 64;      // slots the constructor reserves (stable: rounded up to pages)
-  std::size_t growth_step = 0;            // contiguous and packed: 0 doubles when full, N adds N slots; stable: one page per growth
-  std::size_t max_capacity = 1u << 28;    // emplace() past this returns std::nullopt (clamped to 2^32 - 2)
+  std::size_t initial_capacity = 64;  // slots the constructor reserves (stable: rounded up to pages)
+  std::size_t growth_step = 0;  // contiguous and packed: 0 doubles when full, N adds N slots; stable: one page per
+                                // growth
+  std::size_t max_capacity = 1u << 28;            // emplace() past this returns std::nullopt (clamped to 2^32 - 2)
   StorageMode storage = StorageMode::contiguous;  // see StorageMode
-  std::size_t page_slots = 0;             // stable mode: slots per page (rounded up to a power of two in
-                                          // [min_page_slots, max_page_slots]); 0: automatic, see page_slots_for()
+  std::size_t page_slots = 0;                     // stable mode: slots per page (rounded up to a power of two in
+                               // [min_page_slots, max_page_slots]); 0: automatic, see page_slots_for()
 };
 
 // The page sizes a stable pool accepts. Outside them a request is clamped, then rounded up.

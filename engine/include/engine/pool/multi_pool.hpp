@@ -49,8 +49,7 @@ inline constexpr bool is_one_of = (std::is_same_v<T, Ts> || ...);
 template <class... Ts>
 struct all_distinct : std::true_type {};
 template <class T, class... Rest>
-struct all_distinct<T, Rest...>
-    : std::bool_constant<!is_one_of<T, Rest...> && all_distinct<Rest...>::value> {};
+struct all_distinct<T, Rest...> : std::bool_constant<!is_one_of<T, Rest...> && all_distinct<Rest...>::value> {};
 
 }  // namespace detail
 
@@ -76,27 +75,41 @@ class MultiPool {
     return TypedHandle<T>{*h};
   }
   template <class T>
-  bool release(TypedHandle<T> h) noexcept { return pool<T>().release(h.handle); }  // as VectorPool::release
+  bool release(TypedHandle<T> h) noexcept {
+    return pool<T>().release(h.handle);
+  }  // as VectorPool::release
   template <class T>
-  T* get(TypedHandle<T> h) noexcept { return pool<T>().get(h.handle); }  // nullptr unless live
+  T* get(TypedHandle<T> h) noexcept {
+    return pool<T>().get(h.handle);
+  }  // nullptr unless live
   template <class T>
-  const T* get(TypedHandle<T> h) const noexcept { return pool<T>().get(h.handle); }
+  const T* get(TypedHandle<T> h) const noexcept {
+    return pool<T>().get(h.handle);
+  }
   template <class T>
-  bool contains(TypedHandle<T> h) const noexcept { return pool<T>().contains(h.handle); }
+  bool contains(TypedHandle<T> h) const noexcept {
+    return pool<T>().contains(h.handle);
+  }
 
   template <class T>
-  std::size_t size() const noexcept { return pool<T>().size(); }  // live Ts
+  std::size_t size() const noexcept {
+    return pool<T>().size();
+  }                                                                        // live Ts
   std::size_t size() const noexcept { return (pool<Ts>().size() + ...); }  // live objects, all types
   bool empty() const noexcept { return size() == 0; }
   void clear() noexcept { (pool<Ts>().clear(), ...); }  // destroys everything; all handles go stale
 
   // f(T&) or f(TypedHandle<T>, T&), over the live Ts in address order.
   template <class T, class F>
-  void for_each(F&& f) { visit<T>(f); }
+  void for_each(F&& f) {
+    visit<T>(f);
+  }
   // f is called for every live object of every type, type by type in the order of Ts:
   // a generic lambda, f(auto& object) or f(auto handle, auto& object).
   template <class F>
-  void for_each_all(F&& f) { (visit<Ts>(f), ...); }
+  void for_each_all(F&& f) {
+    (visit<Ts>(f), ...);
+  }
 
   template <class T>
   VectorPool<T>& pool() noexcept {  // T's own pool: policies, listeners, iteration, stats
@@ -109,7 +122,9 @@ class MultiPool {
     return std::get<VectorPool<T>>(pools_);
   }
   template <class T>
-  PoolStats stats() const noexcept { return pool<T>().stats(); }
+  PoolStats stats() const noexcept {
+    return pool<T>().stats();
+  }
   PoolStats stats() const noexcept;  // sums over the types; peak_live is the sum of their peaks
 
  private:

@@ -17,14 +17,14 @@ class VectorPool;
 template <class T>
 class PoolPtr {
  public:
-  PoolPtr() noexcept = default;                                           // empty
-  PoolPtr(VectorPool<T>& pool, PoolHandle handle) noexcept                // adopts a live handle of `pool`
+  PoolPtr() noexcept = default;                             // empty
+  PoolPtr(VectorPool<T>& pool, PoolHandle handle) noexcept  // adopts a live handle of `pool`
       : pool_(&pool), handle_(handle) {}
   PoolPtr(PoolPtr&& other) noexcept : pool_(other.pool_), handle_(other.handle_) {
     other.pool_ = nullptr;
     other.handle_ = PoolHandle{};
   }
-  PoolPtr& operator=(PoolPtr&& other) noexcept {                          // releases what this held
+  PoolPtr& operator=(PoolPtr&& other) noexcept {  // releases what this held
     if (this != &other) {
       reset();
       pool_ = other.pool_;
@@ -36,22 +36,22 @@ class PoolPtr {
   }
   PoolPtr(const PoolPtr&) = delete;
   PoolPtr& operator=(const PoolPtr&) = delete;
-  ~PoolPtr() { reset(); }                                                 // releases the object, if any
+  ~PoolPtr() { reset(); }  // releases the object, if any
 
   T* get() const noexcept { return pool_ != nullptr ? pool_->get(handle_) : nullptr; }  // nullptr if empty
-  T& operator*() const noexcept { return *checked(); }                   // asserts non-empty in debug
-  T* operator->() const noexcept { return checked(); }                   // asserts non-empty in debug
+  T& operator*() const noexcept { return *checked(); }                                  // asserts non-empty in debug
+  T* operator->() const noexcept { return checked(); }                                  // asserts non-empty in debug
   explicit operator bool() const noexcept { return pool_ != nullptr && !handle_.is_null(); }
-  PoolHandle handle() const noexcept { return handle_; }                 // null if empty
-  VectorPool<T>* pool() const noexcept { return pool_; }                 // nullptr if empty
+  PoolHandle handle() const noexcept { return handle_; }  // null if empty
+  VectorPool<T>* pool() const noexcept { return pool_; }  // nullptr if empty
 
-  PoolHandle release() noexcept {                                         // gives up ownership, object stays alive
+  PoolHandle release() noexcept {  // gives up ownership, object stays alive
     const PoolHandle handle = handle_;
     pool_ = nullptr;
     handle_ = PoolHandle{};
     return handle;
   }
-  void reset() noexcept {                                                 // destroys the object now; becomes empty
+  void reset() noexcept {  // destroys the object now; becomes empty
     if (pool_ != nullptr && !handle_.is_null()) pool_->release(handle_);
     pool_ = nullptr;
     handle_ = PoolHandle{};
@@ -60,7 +60,9 @@ class PoolPtr {
  private:
   T* checked() const noexcept {
     T* object = get();
-    ENGINE_POOL_ASSERT(object != nullptr, "dereferenced an empty PoolPtr (pool at its cap?) or one whose object was released behind its back");
+    ENGINE_POOL_ASSERT(
+        object != nullptr,
+        "dereferenced an empty PoolPtr (pool at its cap?) or one whose object was released behind its back");
     return object;
   }
 

@@ -90,7 +90,7 @@ class VectorPool {
   // Packed mode moves objects inside noexcept release(); other T get contiguous instead.
   static constexpr bool packable = std::is_nothrow_move_constructible_v<T>;
   static constexpr std::size_t max_index_space = 0xFFFFFFFEu;  // indices are uint32 with room to spare
-  static constexpr unsigned contiguous_shift = 32;              // index >> 32 == 0: one page
+  static constexpr unsigned contiguous_shift = 32;             // index >> 32 == 0: one page
   // Emplaces and releases in a pool far bigger than the caches touch cold slots; asking for
   // the slot a few operations ahead lets those misses overlap. Small pools skip it.
   static constexpr std::uint32_t prefetch_distance = 8;
@@ -106,28 +106,33 @@ class VectorPool {
   using GrowthListener = std::function<void(const GrowthEvent&)>;
 
   // --- Lifetime ------------------------------------------------------------------------
-  explicit VectorPool(GrowthPolicy policy = {});   // reserves policy.initial_capacity slots; throws bad_alloc
-  ~VectorPool();                                   // destroys every live object exactly once
-  VectorPool(VectorPool&& other) noexcept;         // takes the objects; handles follow; `other` is left empty
+  explicit VectorPool(GrowthPolicy policy = {});       // reserves policy.initial_capacity slots; throws bad_alloc
+  ~VectorPool();                                       // destroys every live object exactly once
+  VectorPool(VectorPool&& other) noexcept;             // takes the objects; handles follow; `other` is left empty
   VectorPool& operator=(VectorPool&& other) noexcept;  // destroys this pool's objects first
   VectorPool(const VectorPool&) = delete;
   VectorPool& operator=(const VectorPool&) = delete;
 
   // --- Creating and destroying objects -----------------------------------------------
   template <class... Args>
-  std::optional<PoolHandle> emplace(Args&&... args);  // T(args...) in place; nullopt (pool unchanged) at max_capacity, on bad_alloc, or if
-                                                      // a contiguous growth would relocate inside for_each; a throwing T ctor propagates, pool unchanged
+  std::optional<PoolHandle> emplace(Args&&... args);  // T(args...) in place; nullopt (pool unchanged) at max_capacity,
+                                                      // on bad_alloc, or if a contiguous growth would relocate inside
+                                                      // for_each; a throwing T ctor propagates, pool unchanged
   template <class... Args>
-  PoolPtr<T> acquire(Args&&... args);                 // emplace() wrapped in RAII; empty PoolPtr at cap
-  bool release(PoolHandle handle) noexcept;           // destroys now; false: null, stale, foreign, double, or inside for_each/erase_if
-  void release_later(PoolHandle handle) noexcept;     // queues for flush_releases(); safe inside for_each; never allocates;
-                                                      // a handle not live now is refused (asserts; counts failed_releases)
-  std::size_t flush_releases() noexcept;              // releases the queue in order; skips (and counts) handles already gone; returns how many died.
-                                                      // Queueing a handle twice is fine: it keeps one entry and dies once (the repeat
-                                                      // counts as a failed release, as does an entry whose object was released directly)
+  PoolPtr<T> acquire(Args&&... args);              // emplace() wrapped in RAII; empty PoolPtr at cap
+  bool release(PoolHandle handle) noexcept;        // destroys now; false: null, stale, foreign, double, or inside
+                                                   // for_each/erase_if
+  void release_later(PoolHandle handle) noexcept;  // queues for flush_releases(); safe inside for_each; never
+                                                   // allocates; a handle not live now is refused (asserts; counts
+                                                   // failed_releases)
+  std::size_t flush_releases() noexcept;  // releases the queue in order; skips (and counts) handles already gone;
+                                          // returns how many died. Queueing a handle twice is fine: it keeps one entry
+                                          // and dies once (the repeat counts as a failed release, as does an entry
+                                          // whose object was released directly)
   template <class Pred>
-  std::size_t erase_if(Pred pred);                    // pred(T&) or pred(PoolHandle, T&); releases after the whole pass; returns count; never allocates
-  void clear() noexcept;                              // destroys every live object once; all handles go stale; keeps capacity
+  std::size_t erase_if(Pred pred);  // pred(T&) or pred(PoolHandle, T&); releases after the whole pass; returns count;
+                                    // never allocates
+  void clear() noexcept;            // destroys every live object once; all handles go stale; keeps capacity
 
   // Reentrancy: what T's constructor and destructor may do with their own pool, wherever the
   // pool runs them (emplace, release, flush_releases, erase_if, clear, ~VectorPool):
@@ -160,13 +165,13 @@ class VectorPool {
   // set_policy() that changes the layout (false).
 
   // --- Access ----------------------------------------------------------------------------
-  T* get(PoolHandle handle) noexcept;                 // nullptr unless live (counts stats.stale_gets)
-  const T* get(PoolHandle handle) const noexcept;     // same, read-only
-  bool contains(PoolHandle handle) const noexcept;    // live? (counts nothing)
+  T* get(PoolHandle handle) noexcept;                      // nullptr unless live (counts stats.stale_gets)
+  const T* get(PoolHandle handle) const noexcept;          // same, read-only
+  bool contains(PoolHandle handle) const noexcept;         // live? (counts nothing)
   PoolHandle handle_at(std::size_t index) const noexcept;  // handle of the live object in slot `index`, else null
-  T* get_at(std::size_t index) noexcept;              // the live object in slot `index`, else nullptr (counts nothing)
+  T* get_at(std::size_t index) noexcept;  // the live object in slot `index`, else nullptr (counts nothing)
   const T* get_at(std::size_t index) const noexcept;
-  std::vector<std::uint32_t> active_indices() const;  // live slot indices in address order
+  std::vector<std::uint32_t> active_indices() const;           // live slot indices in address order
   void active_indices(std::vector<std::uint32_t>& out) const;  // same, into a reused buffer (cleared first)
 
   // --- Iteration: live objects in address (slot) order --------------------------------
@@ -177,31 +182,32 @@ class VectorPool {
   // into the hole, so a range-for tolerates release() of the current object (the one moved
   // into its place is visited next) and of objects not yet visited; releasing an object it
   // already passed moves the last, unvisited object behind it, and the pass misses that one.
-  iterator begin() noexcept;                          // range-for yields T&
+  iterator begin() noexcept;  // range-for yields T&
   iterator end() noexcept;
   const_iterator begin() const noexcept;
   const_iterator end() const noexcept;
   const_iterator cbegin() const noexcept { return begin(); }
   const_iterator cend() const noexcept { return end(); }
   template <class F>
-  void for_each(F&& f);                               // f(T&) or f(PoolHandle, T&)
+  void for_each(F&& f);  // f(T&) or f(PoolHandle, T&)
   template <class F>
-  void for_each(F&& f) const;                         // f(const T&) or f(PoolHandle, const T&)
+  void for_each(F&& f) const;  // f(const T&) or f(PoolHandle, const T&)
 
   // --- Size and memory -----------------------------------------------------------------
-  std::size_t size() const noexcept {                          // live objects
+  std::size_t size() const noexcept {  // live objects
     return static_cast<std::size_t>(counters_.emplaces - counters_.releases);
   }
   bool empty() const noexcept { return counters_.emplaces == counters_.releases; }
   std::size_t capacity() const noexcept { return capacity_; }  // slots that exist now
-  bool reserve(std::size_t slots);                    // capacity >= slots; false at cap / bad_alloc / relocating mid-pass (pool unchanged)
-  void shrink_to_fit();                               // stable: frees empty trailing pages; contiguous: trims to just past the last live slot
+  bool reserve(std::size_t slots);  // capacity >= slots; false at cap / bad_alloc / relocating mid-pass (pool
+                                    // unchanged)
+  void shrink_to_fit();  // stable: frees empty trailing pages; contiguous: trims to just past the last live slot
 
   // --- Policy and statistics -------------------------------------------------------------
   const GrowthPolicy& policy() const noexcept { return policy_; }  // normalised copy of what was asked
-  bool set_policy(const GrowthPolicy& policy);        // switches growth AND storage mode; live objects migrate, handles stay valid;
-                                                      // false (unchanged) if max_capacity < capacity(), bad_alloc, mid-pass, or
-                                                      // packed for a T whose move constructor may throw
+  bool set_policy(const GrowthPolicy& policy);  // switches growth AND storage mode; live objects migrate, handles stay
+                                                // valid; false (unchanged) if max_capacity < capacity(), bad_alloc,
+                                                // mid-pass, or packed for a T whose move constructor may throw
   void set_growth_listener(GrowthListener listener);  // called once per growth; must not throw; empty function = none
   // Occupancy, read-only (memory maps, layout tools). Object-storage positions in address order,
   // 64 at a time: f(first_position, live_bits, valid_bits), bit i of live_bits set when position
@@ -238,14 +244,14 @@ class VectorPool {
   std::size_t occupancy_page_slots() const noexcept {  // positions per page (stable); 0: one buffer, no page edges
     return policy_.storage == StorageMode::stable ? policy_.page_slots : 0;
   }
-  PoolStats stats() const noexcept;                   // O(pages) to sum bytes_held
-  bool validate() const;                              // walks every invariant (O(capacity)); true if all hold
+  PoolStats stats() const noexcept;  // O(pages) to sum bytes_held
+  bool validate() const;             // walks every invariant (O(capacity)); true if all hold
 
  private:
   friend struct detail::PoolTestAccess;  // tests only: set a slot's generation near the wrap
-  struct Layout {  // a storage arrangement being built before it replaces the current one
-    std::vector<Page> pages;      // replace pages_[first_page...]; first_page > 0 only with the same page size
-    bool packed = false;          // packed: pages hold metadata only, the objects go in `store`
+  struct Layout {                        // a storage arrangement being built before it replaces the current one
+    std::vector<Page> pages;             // replace pages_[first_page...]; first_page > 0 only with the same page size
+    bool packed = false;                 // packed: pages hold metadata only, the objects go in `store`
     Store store;
     std::size_t first_page = 0;
     unsigned shift = contiguous_shift;
@@ -254,8 +260,8 @@ class VectorPool {
     std::size_t bytes = 0;
   };
   struct Counters {  // live objects = emplaces - releases, so no separate live count to update
-    std::uint64_t emplaces = 0, releases = 0, failed_emplaces = 0, failed_releases = 0,
-                  refused_during_iteration = 0, growth_events = 0;
+    std::uint64_t emplaces = 0, releases = 0, failed_emplaces = 0, failed_releases = 0, refused_during_iteration = 0,
+                  growth_events = 0;
     std::uint32_t peak_used = 0;  // == peak live: a slot is bumped only when all below are live
   };
   enum class Visit { object, handle_and_object, index_and_object };
@@ -298,7 +304,7 @@ class VectorPool {
     typename Page::Slot* slots;  // the page's slots, generations and occupancy words...
     std::uint32_t* generations;
     std::uint64_t* occupied;
-    std::size_t offset;          // ...and the slot's offset in them
+    std::size_t offset;  // ...and the slot's offset in them
   };
   ENGINE_POOL_HOT SlotRef locate(std::uint32_t index) const noexcept {
     if (flat_.generations != nullptr) return SlotRef{flat_.slots, flat_.generations, flat_.occupied, index};
@@ -386,8 +392,8 @@ class VectorPool {
   }
   bool is_live(PoolHandle handle) const noexcept {
     if (!detail::is_live_generation(handle.generation)) return false;  // null, or forged
-    if (handle.index >= used_) return false;                          // never handed out / trimmed
-    return generation(handle.index) == handle.generation;             // stale or foreign
+    if (handle.index >= used_) return false;                           // never handed out / trimmed
+    return generation(handle.index) == handle.generation;              // stale or foreign
   }
 
   template <class... Args>
@@ -426,8 +432,8 @@ class VectorPool {
   Layout make_layout(StorageMode mode, std::size_t page_slots, std::size_t slots) const;
   Layout make_longer_last_page() const;
   std::size_t relocate_into(Layout& target) noexcept(std::is_nothrow_move_constructible_v<T>);
-  void copy_meta_into(Layout& target, std::uint32_t slots, std::uint32_t stack_entries,
-                      std::uint32_t queue_entries, std::uint32_t queue_positions) const noexcept;
+  void copy_meta_into(Layout& target, std::uint32_t slots, std::uint32_t stack_entries, std::uint32_t queue_entries,
+                      std::uint32_t queue_positions) const noexcept;
   void adopt(Layout&& layout) noexcept;
   void refresh_flat_view() noexcept;
   bool grow_stable_by_pages(std::size_t pages);
@@ -453,26 +459,26 @@ class VectorPool {
   };
 
   std::vector<Page> pages_;
-  Store store_;                         // packed mode's objects (empty in the other modes)
-  bool packed_ = false;                 // the current layout is packed (policy_ may already name the next one)
-  std::uint32_t building_ = 0;          // packed: constructors in flight (their objects sit in store_, unfinished)
+  Store store_;                 // packed mode's objects (empty in the other modes)
+  bool packed_ = false;         // the current layout is packed (policy_ may already name the next one)
+  std::uint32_t building_ = 0;  // packed: constructors in flight (their objects sit in store_, unfinished)
   FlatView flat_;
-  unsigned shift_ = contiguous_shift;   // index >> shift_ = page
-  std::uint32_t mask_ = 0xFFFFFFFFu;    // index & mask_ = offset in page
-  std::uint32_t capacity_ = 0;          // usable slots: contiguous, the page; stable, stable_capacity()
-  std::uint32_t used_ = 0;              // slots [0, used_) handed out since the last clear(); the rest are untouched
-  std::uint32_t free_count_ = 0;        // depth of the LIFO free stack (released slots below used_)
+  unsigned shift_ = contiguous_shift;  // index >> shift_ = page
+  std::uint32_t mask_ = 0xFFFFFFFFu;   // index & mask_ = offset in page
+  std::uint32_t capacity_ = 0;         // usable slots: contiguous, the page; stable, stable_capacity()
+  std::uint32_t used_ = 0;             // slots [0, used_) handed out since the last clear(); the rest are untouched
+  std::uint32_t free_count_ = 0;       // depth of the LIFO free stack (released slots below used_)
   std::uint32_t seed_ = detail::next_generation_seed();  // this pool's generation base
   std::uint32_t fresh_generation_ = seed_;  // generation a slot gets when first handed out (raised by clear/shrink)
-  mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
-  std::uint32_t callbacks_ = 0;         // depth of T constructors/destructors the pool is running (see CallbackScope)
-  std::uint64_t storage_epoch_ = 0;     // bumped whenever objects move: lets iterators detect it
+  mutable std::uint32_t iterating_ = 0;     // for_each/erase_if depth
+  std::uint32_t callbacks_ = 0;      // depth of T constructors/destructors the pool is running (see CallbackScope)
+  std::uint64_t storage_epoch_ = 0;  // bumped whenever objects move: lets iterators detect it
   GrowthPolicy policy_;
-  std::uint32_t pending_count_ = 0;     // length of the release_later() queue (in the pages, <= capacity_)
-  std::uint32_t queue_ready_ = 0;       // slots [0, queue_ready_) have had their queue position written
-  bool queue_indexed_ = false;          // the queue has one entry per slot and each slot knows where (until the flush)
+  std::uint32_t pending_count_ = 0;  // length of the release_later() queue (in the pages, <= capacity_)
+  std::uint32_t queue_ready_ = 0;    // slots [0, queue_ready_) have had their queue position written
+  bool queue_indexed_ = false;       // the queue has one entry per slot and each slot knows where (until the flush)
   detail::QueuedHandle* queue_tail_ = nullptr;  // where the next release_later() entry goes...
-  std::uint32_t queue_room_ = 0;        // ...and how many fit there before the page or capacity ends (0: find out)
+  std::uint32_t queue_room_ = 0;  // ...and how many fit there before the page or capacity ends (0: find out)
   Counters counters_;
   mutable std::uint64_t stale_gets_ = 0;
   GrowthListener listener_;
@@ -496,9 +502,7 @@ class VectorPool<T>::basic_iterator {
   basic_iterator() noexcept = default;
 
   reference operator*() const noexcept { return *operator->(); }
-  pointer operator->() const noexcept {
-    return std::launder(reinterpret_cast<pointer>(slots_[slot_in_page()].bytes));
-  }
+  pointer operator->() const noexcept { return std::launder(reinterpret_cast<pointer>(slots_[slot_in_page()].bytes)); }
   PoolHandle handle() const noexcept {  // the handle of the object this iterator is on
     const std::size_t offset = slot_in_page();
     if (packed_) return PoolHandle{index_, pool_->generation(index_)};
@@ -507,7 +511,8 @@ class VectorPool<T>::basic_iterator {
   }
   basic_iterator& operator++() noexcept {
     if (epoch_ != pool_->storage_epoch_) {  // the pages this iterator reads were freed or moved
-      ENGINE_POOL_ASSERT(false, "pool storage moved during a range-for (growth, shrink_to_fit or set_policy); iterators are invalid");
+      ENGINE_POOL_ASSERT(
+          false, "pool storage moved during a range-for (growth, shrink_to_fit or set_policy); iterators are invalid");
       bits_ = 0;  // release builds: end the loop rather than read freed memory
       page_ = pool_->pages_.size();
       word_ = 0;
@@ -535,9 +540,7 @@ class VectorPool<T>::basic_iterator {
     return (a.bits_ & (~a.bits_ + 1)) == (b.bits_ & (~b.bits_ + 1)) &&
            (a.bits_ == 0 || (a.page_ == b.page_ && a.word_ == b.word_));
   }
-  friend bool operator!=(const basic_iterator& a, const basic_iterator& b) noexcept {
-    return !(a == b);
-  }
+  friend bool operator!=(const basic_iterator& a, const basic_iterator& b) noexcept { return !(a == b); }
 
  private:
   friend class VectorPool;
@@ -553,9 +556,7 @@ class VectorPool<T>::basic_iterator {
     bits_ = occupied_[0];
     settle();
   }
-  std::size_t slot_in_page() const noexcept {
-    return word_ * detail::bits_per_word + detail::lowest_bit(bits_);
-  }
+  std::size_t slot_in_page() const noexcept { return word_ * detail::bits_per_word + detail::lowest_bit(bits_); }
   void load_page(std::size_t page) noexcept {
     auto& p = pool_->pages_[page];
     page_ = page;
@@ -687,12 +688,8 @@ void VectorPool<T>::reset_to_empty() noexcept {
   store_ = Store{};
   packed_ = policy_.storage == StorageMode::packed;
   flat_ = FlatView{};
-  shift_ = policy_.storage == StorageMode::stable
-               ? detail::log2_exact(policy_.page_slots)
-               : contiguous_shift;
-  mask_ = policy_.storage == StorageMode::stable
-              ? static_cast<std::uint32_t>(policy_.page_slots - 1)
-              : 0xFFFFFFFFu;
+  shift_ = policy_.storage == StorageMode::stable ? detail::log2_exact(policy_.page_slots) : contiguous_shift;
+  mask_ = policy_.storage == StorageMode::stable ? static_cast<std::uint32_t>(policy_.page_slots - 1) : 0xFFFFFFFFu;
   capacity_ = 0;
   used_ = 0;
   free_count_ = 0;
@@ -792,8 +789,8 @@ void VectorPool<T>::destroy_originals(std::size_t first_page) noexcept {
 // is committed (generation odd, bit set) only once it exists.
 template <class T>
 template <class... Args>
-ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_claimed(std::uint32_t index, const SlotRef& at, bool from_free_stack,
-                                                            Args&&... args) {
+ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_claimed(std::uint32_t index, const SlotRef& at,
+                                                            bool from_free_stack, Args&&... args) {
   void* const where = at.slots[at.offset].bytes;
   detail::unpoison_bytes(where, sizeof(T));
   {
@@ -879,7 +876,7 @@ ENGINE_POOL_ENTRY std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... arg
     // where it pays, without forcing it into every caller (see ENGINE_POOL_ENTRY).
     const bool from_free_stack = free_count_ != 0;
     std::uint32_t index;
-    if (from_free_stack) {  // LIFO: the most recently released slot is the warmest
+    if (from_free_stack) {                 // LIFO: the most recently released slot is the warmest
       index = stack_entry(--free_count_);  // claimed: off the stack before T exists
       if (capacity_ >= prefetch_threshold && free_count_ >= prefetch_distance) {
         prefetch_slot(stack_entry(free_count_ - prefetch_distance));
@@ -951,10 +948,11 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   if (policy_.storage == StorageMode::stable) {
     // Below the cap every page is whole (a short page only ends a pool at its cap), so the
     // next index is exactly where the new page starts.
-    ENGINE_POOL_ASSERT(std::size_t{index} == pages_.size() << shift_, "stable pool: capacity does not end on a page boundary");
+    ENGINE_POOL_ASSERT(std::size_t{index} == pages_.size() << shift_,
+                       "stable pool: capacity does not end on a page boundary");
     std::optional<Page> page;
     std::vector<Page> table;  // a bigger page table, when pages_ is full
-    try {  // allocate everything first: if anything fails, pages_ has not even changed its capacity
+    try {                     // allocate everything first: if anything fails, pages_ has not even changed its capacity
       page.emplace(stable_page_length(pages_.size(), policy_.page_slots));
       if (pages_.size() == pages_.capacity()) {  // geometric, so the page table costs O(1) amortised
         table.reserve(std::max<std::size_t>(8, pages_.size() * 2));
@@ -983,7 +981,8 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   }
 
   if (iterating_ != 0) {  // relocation would pull the objects out from under the pass
-    ENGINE_POOL_ASSERT(false, "emplace() needs a relocating growth inside for_each/erase_if; reserve() first or use stable storage");
+    ENGINE_POOL_ASSERT(
+        false, "emplace() needs a relocating growth inside for_each/erase_if; reserve() first or use stable storage");
     ++counters_.failed_emplaces;
     return PoolHandle{};
   }
@@ -991,7 +990,8 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
     ++counters_.failed_emplaces;
     return PoolHandle{};
   }
-  if (refuse_immovable("emplace() needs a contiguous growth, which would move objects of a T that can be neither moved nor copied; use stable storage or reserve() up front")) {
+  if (refuse_immovable("emplace() needs a contiguous growth, which would move objects of a T that can be neither moved "
+                       "nor copied; use stable storage or reserve() up front")) {
     ++counters_.failed_emplaces;
     return PoolHandle{};
   }
@@ -1095,7 +1095,8 @@ ENGINE_POOL_HOT void VectorPool<T>::destroy_packed(std::uint32_t index) noexcept
 template <class T>
 bool VectorPool<T>::refuse_release_while_building() noexcept {
   if (building_ == 0) return false;
-  ENGINE_POOL_ASSERT(false, "release() or flush_releases() inside T's constructor in a packed pool; use release_later()");
+  ENGINE_POOL_ASSERT(false,
+                     "release() or flush_releases() inside T's constructor in a packed pool; use release_later()");
   ++counters_.refused_during_iteration;
   return true;
 }
@@ -1162,8 +1163,8 @@ void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noex
     for (std::uint32_t i = 0; i < length; ++i) {
       if (prefetch && i + prefetch_distance < length) prefetch_release(source.first[i + prefetch_distance]);
       const std::uint32_t index = source.first[i];
-      const SlotRef at = flat.generations != nullptr ? SlotRef{flat.slots, flat.generations, flat.occupied, index}
-                                                     : locate(index);
+      const SlotRef at =
+          flat.generations != nullptr ? SlotRef{flat.slots, flat.generations, flat.occupied, index} : locate(index);
       detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
       at.generations[at.offset] += 1u;
       at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
@@ -1188,7 +1189,8 @@ bool VectorPool<T>::refuse_mid_pass(const char* what, bool releases_allowed) noe
 
 template <class T>
 ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
-  if (refuse_mid_pass("release() inside for_each/erase_if; use release_later() + flush_releases() or erase_if()", true)) {
+  if (refuse_mid_pass("release() inside for_each/erase_if; use release_later() + flush_releases() or erase_if()",
+                      true)) {
     return false;
   }
   if (refuse_release_while_building()) return false;
@@ -1335,7 +1337,7 @@ template <class T>
 template <class Pred>
 std::size_t VectorPool<T>::erase_if(Pred pred) {
   if (refuse_mid_pass("erase_if() inside for_each/erase_if; it would release mid-pass")) return 0;
-  std::uint32_t top = capacity_;        // the list is stack entries [top - doomed, top)
+  std::uint32_t top = capacity_;  // the list is stack entries [top - doomed, top)
   std::uint32_t doomed = 0;
   std::uint32_t* page_first = nullptr;  // the page of the stack arrays the list is growing down into...
   std::uint32_t room = 0;               // ...and how many entries of it are still free below the list
@@ -1463,8 +1465,7 @@ void VectorPool<T>::active_indices(std::vector<std::uint32_t>& out) const {
     const auto base = static_cast<std::uint32_t>(p << shift_);
     for (std::size_t w = 0; w < page.words(); ++w) {
       for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-        out.push_back(base + static_cast<std::uint32_t>(w * detail::bits_per_word +
-                                                        detail::lowest_bit(bits)));
+        out.push_back(base + static_cast<std::uint32_t>(w * detail::bits_per_word + detail::lowest_bit(bits)));
       }
     }
   }
@@ -1517,7 +1518,8 @@ template <class T>
 ENGINE_POOL_HOT void VectorPool<T>::prefetch_page_start(const Page& page, bool objects) noexcept {
   if (objects) {
     const char* first = reinterpret_cast<const char*>(page.slots());
-    const std::size_t bytes = std::min<std::size_t>(page_lead_in_bytes, page.slot_count() * sizeof(typename Page::Slot));
+    const std::size_t bytes =
+        std::min<std::size_t>(page_lead_in_bytes, page.slot_count() * sizeof(typename Page::Slot));
     for (std::size_t at = 0; at < bytes; at += 64) ENGINE_POOL_PREFETCH_READ_L2(first + at);
   } else {
     const char* words = reinterpret_cast<const char*>(page.occupied());
@@ -1597,9 +1599,8 @@ void VectorPool<T>::for_each(F&& f) const {
 
 template <class T>
 std::size_t VectorPool<T>::next_contiguous_capacity() const noexcept {
-  const std::size_t grown = policy_.growth_step == 0
-                                ? std::max<std::size_t>(std::size_t{capacity_} * 2, 16)
-                                : std::size_t{capacity_} + policy_.growth_step;
+  const std::size_t grown = policy_.growth_step == 0 ? std::max<std::size_t>(std::size_t{capacity_} * 2, 16)
+                                                     : std::size_t{capacity_} + policy_.growth_step;
   return std::min(grown, policy_.max_capacity);
 }
 
@@ -1609,8 +1610,7 @@ std::size_t VectorPool<T>::next_contiguous_capacity() const noexcept {
 // one: when the cap rises, set_policy() rebuilds it at full length before anything grows
 // past it (see make_longer_last_page), or the next page would leave a hole in the index space.
 template <class T>
-std::size_t VectorPool<T>::stable_page_length(std::size_t page_number,
-                                              std::size_t page_slots) const noexcept {
+std::size_t VectorPool<T>::stable_page_length(std::size_t page_number, std::size_t page_slots) const noexcept {
   const std::size_t first = page_number * page_slots;
   if (first >= policy_.max_capacity) return page_slots;  // not reached: growth stops at the cap
   return std::min(page_slots, detail::round_up_to_word(policy_.max_capacity - first));
@@ -1679,61 +1679,60 @@ typename VectorPool<T>::Layout VectorPool<T>::make_longer_last_page() const {
 // exception the copies are destroyed and the originals are untouched), else moves (the
 // originals are left moved-from but alive, the pool consistent). Originals die afterwards.
 template <class T>
-std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(
-    std::is_nothrow_move_constructible_v<T>) {
+std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(std::is_nothrow_move_constructible_v<T>) {
   if constexpr (!std::is_move_constructible_v<T>) {  // callers refused unless no object lives
     static_cast<void>(target);
     ENGINE_POOL_ASSERT(empty(), "relocating objects of a T that can be neither moved nor copied");
     return 0;
   } else {
-  if (packed_ || target.packed) return relocate_packed(target);
-  auto destination = [&target](std::uint32_t index) -> Page& {
-    return target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) -
-                        target.first_page];
-  };
-  std::size_t moved = 0;
-  for (std::size_t p = target.first_page; p < pages_.size(); ++p) {
-    Page& page = pages_[p];
-    const auto base = static_cast<std::uint32_t>(p << shift_);
-    for (std::size_t w = 0; w < page.words(); ++w) {
-      for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-        const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-        const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
-        Page& to = destination(index);
-        const std::size_t to_offset = index & target.mask;
-        void* where = to.raw(to_offset);
-        detail::unpoison_bytes(where, sizeof(T));
-        if constexpr (std::is_nothrow_move_constructible_v<T>) {
-          ::new (where) T(std::move(*page.object(offset)));
-          page.object(offset)->~T();
-        } else {
-          try {
-            ::new (where) T(std::move_if_noexcept(*page.object(offset)));
-          } catch (...) {
-            detail::poison_bytes(where, sizeof(T));
-            // Undo: destroy the `moved` copies already made (they are the first live ones).
-            std::size_t undone = 0;
-            for (Page& dst : target.pages) {
-              for (std::size_t dw = 0; dw < dst.words() && undone < moved; ++dw) {
-                for (std::uint64_t b = dst.occupied()[dw]; b != 0 && undone < moved; b &= b - 1) {
-                  dst.object(dw * detail::bits_per_word + detail::lowest_bit(b))->~T();
-                  ++undone;
+    if (packed_ || target.packed) return relocate_packed(target);
+    auto destination = [&target](std::uint32_t index) -> Page& {
+      return target
+          .pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page];
+    };
+    std::size_t moved = 0;
+    for (std::size_t p = target.first_page; p < pages_.size(); ++p) {
+      Page& page = pages_[p];
+      const auto base = static_cast<std::uint32_t>(p << shift_);
+      for (std::size_t w = 0; w < page.words(); ++w) {
+        for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+          const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
+          const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
+          Page& to = destination(index);
+          const std::size_t to_offset = index & target.mask;
+          void* where = to.raw(to_offset);
+          detail::unpoison_bytes(where, sizeof(T));
+          if constexpr (std::is_nothrow_move_constructible_v<T>) {
+            ::new (where) T(std::move(*page.object(offset)));
+            page.object(offset)->~T();
+          } else {
+            try {
+              ::new (where) T(std::move_if_noexcept(*page.object(offset)));
+            } catch (...) {
+              detail::poison_bytes(where, sizeof(T));
+              // Undo: destroy the `moved` copies already made (they are the first live ones).
+              std::size_t undone = 0;
+              for (Page& dst : target.pages) {
+                for (std::size_t dw = 0; dw < dst.words() && undone < moved; ++dw) {
+                  for (std::uint64_t b = dst.occupied()[dw]; b != 0 && undone < moved; b &= b - 1) {
+                    dst.object(dw * detail::bits_per_word + detail::lowest_bit(b))->~T();
+                    ++undone;
+                  }
+                  dst.occupied()[dw] = 0;
                 }
-                dst.occupied()[dw] = 0;
               }
+              throw;
             }
-            throw;
           }
+          to.set_occupied(to_offset);
+          ++moved;
         }
-        to.set_occupied(to_offset);
-        ++moved;
       }
     }
-  }
-  if constexpr (!std::is_nothrow_move_constructible_v<T>) {
-    destroy_originals(target.first_page);
-  }
-  return moved;
+    if constexpr (!std::is_nothrow_move_constructible_v<T>) {
+      destroy_originals(target.first_page);
+    }
+    return moved;
   }
 }
 
@@ -1750,12 +1749,14 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
     const std::size_t moved = packed_ ? store_.size() : size();
     if (packed_ && target.packed) {
       store_.move_into(target.store, std::min(used_, target.capacity));
-      for (std::uint32_t p = 0; p < target.store.size(); ++p) target.pages.front().set_occupied(target.store.index_at(p));
+      for (std::uint32_t p = 0; p < target.store.size(); ++p)
+        target.pages.front().set_occupied(target.store.index_at(p));
     } else if (packed_) {
       for (std::uint32_t p = 0; p < store_.size(); ++p) {
         const std::uint32_t index = store_.index_at(p);
-        Page& to = target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) -
-                                target.first_page];
+        Page& to =
+            target
+                .pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page];
         const std::size_t offset = index & target.mask;
         detail::unpoison_bytes(to.raw(offset), sizeof(T));
         ::new (to.raw(offset)) T(std::move(*store_.object(p)));
@@ -1796,11 +1797,11 @@ void VectorPool<T>::copy_meta_into(Layout& target, std::uint32_t slots, std::uin
     while (index < count) {
       const Page& from = pages_[page_of(index)];
       const std::size_t from_offset = offset_of(index);
-      Page& to = target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) -
-                              target.first_page];
+      Page& to =
+          target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page];
       const std::size_t to_offset = index & target.mask;
-      const std::size_t run = std::min({from.slot_count() - from_offset, to.slot_count() - to_offset,
-                                        std::size_t{count - index}});
+      const std::size_t run =
+          std::min({from.slot_count() - from_offset, to.slot_count() - to_offset, std::size_t{count - index}});
       const auto* source = array_of(from) + from_offset;
       std::copy(source, source + run, array_of(to) + to_offset);
       index += static_cast<std::uint32_t>(run);
@@ -1838,8 +1839,8 @@ void VectorPool<T>::refresh_flat_view() noexcept {
   flat_ = FlatView{};
   if (pages_.size() == 1) {
     Page& page = pages_.front();
-    flat_ = FlatView{page.slots(), page.generations(), page.free_stack(), page.pending(), page.queue_positions(),
-                     page.occupied()};
+    flat_ = FlatView{page.slots(),   page.generations(),     page.free_stack(),
+                     page.pending(), page.queue_positions(), page.occupied()};
   }
 }
 
@@ -1877,7 +1878,8 @@ bool VectorPool<T>::reserve(std::size_t slots) {
                          std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
     return true;
   }
-  if (refuse_mid_pass("reserve() would relocate objects inside for_each/erase_if or T's constructor/destructor")) return false;
+  if (refuse_mid_pass("reserve() would relocate objects inside for_each/erase_if or T's constructor/destructor"))
+    return false;
   if (refuse_immovable("reserve() would move objects of a T that can be neither moved nor copied")) return false;
   Layout layout;
   try {
@@ -1945,10 +1947,11 @@ void VectorPool<T>::shrink_to_fit() {
     if (high == capacity_) return;
     if (refuse_immovable("shrink_to_fit() would move objects of a T that can be neither moved nor copied")) return;
     Layout layout = make_layout(growth_mode(), 0, high);  // smaller: bad_alloc propagates, pool unchanged
-    index_release_queue();  // now at most size() <= high entries, all in slots that stay
+    index_release_queue();                                // now at most size() <= high entries, all in slots that stay
     relocate_into(layout);
     queue_ready_ = std::min(queue_ready_, high);
-    copy_meta_into(layout, high, 0, pending_count_, queue_ready_);  // the stack is rebuilt below: it may hold dropped slots
+    copy_meta_into(layout, high, 0, pending_count_, queue_ready_);  // the stack is rebuilt below: it may hold dropped
+                                                                    // slots
     retire_generations(high, used_);
     adopt(std::move(layout));
     used_ = std::min(used_, high);
@@ -1963,8 +1966,8 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
   if (!packable && requested.storage == StorageMode::packed) return false;  // see StorageMode::packed
   const GrowthPolicy next = normalized(requested);
   if (next.max_capacity < capacity_) return false;
-  const bool same_layout = next.storage == policy_.storage &&
-                           (next.storage != StorageMode::stable || next.page_slots == policy_.page_slots);
+  const bool same_layout =
+      next.storage == policy_.storage && (next.storage != StorageMode::stable || next.page_slots == policy_.page_slots);
   const auto started = Clock::now();
   const std::size_t old_capacity = capacity_;
   const GrowthPolicy previous = policy_;
@@ -1974,8 +1977,7 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
     // cap allows, or the next page would start past a hole (page p starts at p * page_slots).
     // Otherwise the cap only moves capacity_ over slots the pages already hold.
     const bool short_last_page = next.storage == StorageMode::stable && !pages_.empty() &&
-                                 pages_.back().slot_count() <
-                                     stable_page_length(pages_.size() - 1, next.page_slots);
+                                 pages_.back().slot_count() < stable_page_length(pages_.size() - 1, next.page_slots);
     if (!short_last_page) {
       if (next.storage == StorageMode::stable) capacity_ = stable_capacity();
       ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after set_policy");
@@ -2084,7 +2086,8 @@ bool VectorPool<T>::validate() const {
       if (store_.size() != live_count) return false;
       for (std::uint32_t p = 0; p < store_.size(); ++p) {
         const std::uint32_t index = store_.index_at(p);
-        if (index >= used_ || !detail::is_live_generation(generation(index)) || store_.position_of(index) != p) return false;
+        if (index >= used_ || !detail::is_live_generation(generation(index)) || store_.position_of(index) != p)
+          return false;
       }
     }
   } else if (store_.capacity() != 0) {
@@ -2104,8 +2107,8 @@ bool VectorPool<T>::validate() const {
   // found again through its slot's position.
   if (pending_count_ > capacity_ || queue_ready_ > slots) return false;
   if (queue_indexed_ && pending_count_ > used_) return false;
-  if (queue_room_ != 0 && (queue_indexed_ || pending_count_ + queue_room_ > capacity_ ||
-                           queue_tail_ != &pending_entry(pending_count_))) {
+  if (queue_room_ != 0 &&
+      (queue_indexed_ || pending_count_ + queue_room_ > capacity_ || queue_tail_ != &pending_entry(pending_count_))) {
     return false;  // the append cursor points somewhere else than the queue's end
   }
   for (std::uint32_t position = 0; position < pending_count_; ++position) {

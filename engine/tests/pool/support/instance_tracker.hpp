@@ -10,7 +10,7 @@ namespace pool_test {
 
 // Process-wide counts shared by every tracked type below. reset() at the start of a test.
 struct Lifetimes {
-  static inline long constructed = 0;     // every constructor, including copies and moves
+  static inline long constructed = 0;  // every constructor, including copies and moves
   static inline long destroyed = 0;
   static inline long copies = 0;
   static inline long moves = 0;

@@ -48,9 +48,12 @@ inline GrowthPolicy policy(StorageMode mode, std::size_t initial = 8, std::size_
 // for INSTANTIATE_TEST_SUITE_P, so a failure says which mode broke.
 inline std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
   switch (info.param) {
-    case StorageMode::contiguous: return "Contiguous";
-    case StorageMode::stable: return "Stable";
-    case StorageMode::packed: return "Packed";
+    case StorageMode::contiguous:
+      return "Contiguous";
+    case StorageMode::stable:
+      return "Stable";
+    case StorageMode::packed:
+      return "Packed";
   }
   return "Unknown";
 }

@@ -14,26 +14,26 @@
 // no speed the benchmarks can see (bench/ ratios, README). Define ENGINE_POOL_FORCE_INLINE=1
 // (in every translation unit, like the debug macros) to force them again.
 #ifndef ENGINE_POOL_FORCE_INLINE
-#  define ENGINE_POOL_FORCE_INLINE 0
+#define ENGINE_POOL_FORCE_INLINE 0
 #endif
 #if defined(__GNUC__) || defined(__clang__)
-#  define ENGINE_POOL_HOT inline __attribute__((always_inline))
-#  if ENGINE_POOL_FORCE_INLINE
-#    define ENGINE_POOL_ENTRY inline __attribute__((always_inline))
-#  else
-#    define ENGINE_POOL_ENTRY inline
-#  endif
-#  define ENGINE_POOL_COLD __attribute__((noinline, cold))
-#  define ENGINE_POOL_PREFETCH_WRITE(address) __builtin_prefetch((address), 1, 3)
-#  define ENGINE_POOL_PREFETCH_READ(address) __builtin_prefetch((address), 0, 3)
-#  define ENGINE_POOL_PREFETCH_READ_L2(address) __builtin_prefetch((address), 0, 2)  // needed soon, not next
+#define ENGINE_POOL_HOT inline __attribute__((always_inline))
+#if ENGINE_POOL_FORCE_INLINE
+#define ENGINE_POOL_ENTRY inline __attribute__((always_inline))
 #else
-#  define ENGINE_POOL_HOT inline
-#  define ENGINE_POOL_ENTRY inline
-#  define ENGINE_POOL_COLD
-#  define ENGINE_POOL_PREFETCH_WRITE(address) static_cast<void>(address)
-#  define ENGINE_POOL_PREFETCH_READ(address) static_cast<void>(address)
-#  define ENGINE_POOL_PREFETCH_READ_L2(address) static_cast<void>(address)
+#define ENGINE_POOL_ENTRY inline
+#endif
+#define ENGINE_POOL_COLD __attribute__((noinline, cold))
+#define ENGINE_POOL_PREFETCH_WRITE(address) __builtin_prefetch((address), 1, 3)
+#define ENGINE_POOL_PREFETCH_READ(address) __builtin_prefetch((address), 0, 3)
+#define ENGINE_POOL_PREFETCH_READ_L2(address) __builtin_prefetch((address), 0, 2)  // needed soon, not next
+#else
+#define ENGINE_POOL_HOT inline
+#define ENGINE_POOL_ENTRY inline
+#define ENGINE_POOL_COLD
+#define ENGINE_POOL_PREFETCH_WRITE(address) static_cast<void>(address)
+#define ENGINE_POOL_PREFETCH_READ(address) static_cast<void>(address)
+#define ENGINE_POOL_PREFETCH_READ_L2(address) static_cast<void>(address)
 #endif
 
 namespace engine::detail {
@@ -69,9 +69,7 @@ inline constexpr std::size_t words_for(std::size_t slots) noexcept {
   return (slots + bits_per_word - 1) / bits_per_word;
 }
 
-inline constexpr std::size_t round_up_to_word(std::size_t slots) noexcept {
-  return words_for(slots) * bits_per_word;
-}
+inline constexpr std::size_t round_up_to_word(std::size_t slots) noexcept { return words_for(slots) * bits_per_word; }
 
 inline constexpr std::size_t round_up_pow2(std::size_t n) noexcept {
   std::size_t p = 1;

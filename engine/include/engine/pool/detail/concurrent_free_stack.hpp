@@ -28,16 +28,15 @@ class ChainStack {
   // Pushes a list of chains linked through next_chain, first_head ... last_head (last_head's
   // next_chain is overwritten), holding `slots` slots in all. link_of(i) -> FreeLinks&.
   template <class LinkOf>
-  void push(std::uint32_t first_head, std::uint32_t last_head, std::size_t slots,
-            const LinkOf& link_of) noexcept {
+  void push(std::uint32_t first_head, std::uint32_t last_head, std::size_t slots, const LinkOf& link_of) noexcept {
     std::atomic<std::uint32_t>& tail_link = link_of(last_head).next_chain;
     std::uint64_t head = head_.load(std::memory_order_relaxed);
     for (;;) {
       tail_link.store(index_of(head), std::memory_order_relaxed);
       // release: the links written above (and the chain's `next` links) become visible to
       // whoever pops this chain.
-      if (head_.compare_exchange_weak(head, pack(first_head, tag_of(head) + 1),
-                                      std::memory_order_acq_rel, std::memory_order_relaxed)) {
+      if (head_.compare_exchange_weak(head, pack(first_head, tag_of(head) + 1), std::memory_order_acq_rel,
+                                      std::memory_order_relaxed)) {
         break;
       }
     }
@@ -53,8 +52,8 @@ class ChainStack {
       if (top == kNoSlot) return kNoSlot;
       // May read a link another thread is rewriting; the tag makes our CAS fail if so.
       const std::uint32_t below = link_of(top).next_chain.load(std::memory_order_relaxed);
-      if (head_.compare_exchange_weak(head, pack(below, tag_of(head) + 1),
-                                      std::memory_order_acq_rel, std::memory_order_acquire)) {
+      if (head_.compare_exchange_weak(head, pack(below, tag_of(head) + 1), std::memory_order_acq_rel,
+                                      std::memory_order_acquire)) {
         return top;
       }
     }
@@ -65,9 +64,7 @@ class ChainStack {
   }
 
   // True when no chain is on the stack at this instant (reads the head, not the count).
-  bool empty() const noexcept {
-    return index_of(head_.load(std::memory_order_acquire)) == kNoSlot;
-  }
+  bool empty() const noexcept { return index_of(head_.load(std::memory_order_acquire)) == kNoSlot; }
 
   // Free slots on the stack; exact when no push or pop is in flight.
   std::size_t slots() const noexcept {
@@ -79,17 +76,13 @@ class ChainStack {
   static constexpr std::uint64_t pack(std::uint32_t index, std::uint32_t tag) noexcept {
     return (static_cast<std::uint64_t>(tag) << 32) | index;
   }
-  static constexpr std::uint32_t index_of(std::uint64_t word) noexcept {
-    return static_cast<std::uint32_t>(word);
-  }
-  static constexpr std::uint32_t tag_of(std::uint64_t word) noexcept {
-    return static_cast<std::uint32_t>(word >> 32);
-  }
+  static constexpr std::uint32_t index_of(std::uint64_t word) noexcept { return static_cast<std::uint32_t>(word); }
+  static constexpr std::uint32_t tag_of(std::uint64_t word) noexcept { return static_cast<std::uint32_t>(word >> 32); }
 
   static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
                 "the tagged head needs a lock-free 64-bit compare-and-swap");
   alignas(64) std::atomic<std::uint64_t> head_{pack(kNoSlot, 0)};  // own line: every CAS hits it
-  alignas(64) std::atomic<std::int64_t> slots_{0};  // may dip below 0 while a pop races a push
+  alignas(64) std::atomic<std::int64_t> slots_{0};                 // may dip below 0 while a pop races a push
 };
 
 }  // namespace engine::detail

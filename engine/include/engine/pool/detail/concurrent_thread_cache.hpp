@@ -36,12 +36,12 @@ class MagazineRegistry;
 // share one. The slot array is touched by the owning thread only; the atomics are written
 // by the owner alone (plain load + store, no read-modify-write) and read by stats().
 struct alignas(64) ThreadMagazine {
-  std::uint32_t slots[kMagazineSlots];         // free slot indices, top = slots[count - 1]
-  std::atomic<std::uint32_t> count{0};         // how many of slots[] are valid
-  std::atomic<std::uint64_t> emplaces{0};      // successful emplaces by this thread
-  std::atomic<std::uint64_t> releases{0};      // successful releases by this thread
-  std::uint64_t pool_id = 0;                   // immutable: which pool this caches
-  MagazineRegistry* registry = nullptr;        // guarded by cache_lifetime_mutex(); null: pool gone
+  std::uint32_t slots[kMagazineSlots];     // free slot indices, top = slots[count - 1]
+  std::atomic<std::uint32_t> count{0};     // how many of slots[] are valid
+  std::atomic<std::uint64_t> emplaces{0};  // successful emplaces by this thread
+  std::atomic<std::uint64_t> releases{0};  // successful releases by this thread
+  std::uint64_t pool_id = 0;               // immutable: which pool this caches
+  MagazineRegistry* registry = nullptr;    // guarded by cache_lifetime_mutex(); null: pool gone
 
   static void bump(std::atomic<std::uint64_t>& counter) noexcept {
     counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -93,9 +93,7 @@ class MagazineRegistry {
   // Operations done without a magazine (after this thread's cache table is gone, or by
   // clear()) are counted here instead, with shared atomics: they are rare.
   void count_uncached_emplace() noexcept { retired_emplaces_.fetch_add(1, std::memory_order_relaxed); }
-  void count_uncached_releases(std::uint64_t n) noexcept {
-    retired_releases_.fetch_add(n, std::memory_order_relaxed);
-  }
+  void count_uncached_releases(std::uint64_t n) noexcept { retired_releases_.fetch_add(n, std::memory_order_relaxed); }
 
   MagazineTotals totals() const {
     MagazineTotals t;
@@ -130,10 +128,10 @@ class MagazineRegistry {
   }
 
  private:
-  const std::uint64_t id_;      // never reused, unlike the pool's address
-  void* const pool_;            // handed back to return_slots_
+  const std::uint64_t id_;  // never reused, unlike the pool's address
+  void* const pool_;        // handed back to return_slots_
   const ReturnSlots return_slots_;
-  mutable std::mutex mutex_;    // guards magazines_ (and, with the lifetime mutex, detach)
+  mutable std::mutex mutex_;  // guards magazines_ (and, with the lifetime mutex, detach)
   std::vector<ThreadMagazine*> magazines_;
   std::atomic<std::uint64_t> retired_emplaces_{0};
   std::atomic<std::uint64_t> retired_releases_{0};
@@ -194,7 +192,7 @@ inline ThreadMagazine* ThreadCacheTable::find_or_create(MagazineRegistry& regist
     if (m->pool_id == id) return m;  // pool_id is immutable: no lock needed
   }
   std::lock_guard<std::mutex> lifetime(cache_lifetime_mutex());
-  prune_orphans();  // bounded garbage: a thread keeps no magazine of a dead pool past here
+  prune_orphans();                            // bounded garbage: a thread keeps no magazine of a dead pool past here
   magazines_.reserve(magazines_.size() + 1);  // the push_back below cannot throw
   auto m = std::make_unique<ThreadMagazine>();
   m->pool_id = id;
@@ -208,7 +206,8 @@ inline ThreadMagazine* ThreadCacheTable::find_or_create(MagazineRegistry& regist
 #if defined(__GNUC__)
 __attribute__((cold))
 #endif
-inline ThreadMagazine* thread_magazine_slow(MagazineRegistry& registry) noexcept {
+inline ThreadMagazine*
+thread_magazine_slow(MagazineRegistry& registry) noexcept {
   ThreadCacheTable* table = thread_cache_table();
   if (table == nullptr) return nullptr;
   ThreadMagazine* m = nullptr;

@@ -25,9 +25,7 @@ namespace engine::detail {
 // set a slot's generation near the wrap instead of reusing the slot 2^31 times).
 struct PoolTestAccess;
 
-inline constexpr bool is_live_generation(std::uint32_t generation) noexcept {
-  return (generation & 1u) != 0;
-}
+inline constexpr bool is_live_generation(std::uint32_t generation) noexcept { return (generation & 1u) != 0; }
 
 // A bijective 32-bit mixer (xor-shift / odd-multiply rounds): distinct inputs give distinct,
 // well-spread outputs, so consecutive pools get unrelated seeds.
@@ -44,8 +42,7 @@ inline constexpr std::uint32_t mix_bits(std::uint32_t x) noexcept {
 // to the stack and reloads them as one word inside std::optional, a store-forwarding stall
 // on every emplace; one 64-bit value stays in a register.
 inline PoolHandle make_handle(std::uint32_t index, std::uint32_t generation) noexcept {
-  static_assert(sizeof(PoolHandle) == sizeof(std::uint64_t) &&
-                std::is_trivially_copyable_v<PoolHandle>);
+  static_assert(sizeof(PoolHandle) == sizeof(std::uint64_t) && std::is_trivially_copyable_v<PoolHandle>);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   const std::uint64_t bits = index | (static_cast<std::uint64_t>(generation) << 32);
   PoolHandle handle;

@@ -12,20 +12,20 @@
 // ENGINE_POOL_ASAN: 1 when free slots are poisoned. The asan build defines it; otherwise
 // it follows the compiler's own AddressSanitizer flag.
 #ifndef ENGINE_POOL_ASAN
-#  if defined(__SANITIZE_ADDRESS__)
-#    define ENGINE_POOL_ASAN 1
-#  elif defined(__has_feature)
-#    if __has_feature(address_sanitizer)
-#      define ENGINE_POOL_ASAN 1
-#    endif
-#  endif
+#if defined(__SANITIZE_ADDRESS__)
+#define ENGINE_POOL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ENGINE_POOL_ASAN 1
+#endif
+#endif
 #endif
 #ifndef ENGINE_POOL_ASAN
-#  define ENGINE_POOL_ASAN 0
+#define ENGINE_POOL_ASAN 0
 #endif
 
 #if ENGINE_POOL_ASAN
-#  include <sanitizer/asan_interface.h>
+#include <sanitizer/asan_interface.h>
 #endif
 
 namespace engine::detail {

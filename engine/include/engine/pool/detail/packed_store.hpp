@@ -56,7 +56,8 @@ class PackedStore {
   std::uint32_t size() const noexcept { return size_; }
   std::size_t capacity() const noexcept { return objects_.size(); }
   std::size_t bytes() const noexcept {
-    return objects_.capacity() * sizeof(Slot) + (dense_index_.capacity() + position_.capacity()) * sizeof(std::uint32_t);
+    return objects_.capacity() * sizeof(Slot) +
+           (dense_index_.capacity() + position_.capacity()) * sizeof(std::uint32_t);
   }
   Slot* slots() noexcept { return objects_.data(); }
   const Slot* slots() const noexcept { return objects_.data(); }
@@ -130,7 +131,8 @@ class PackedStore {
     ENGINE_POOL_PREFETCH_WRITE(objects_[position].bytes);
     ENGINE_POOL_PREFETCH_WRITE(&dense_index_[position]);
   }
-  void prefetch_tail(std::uint32_t from_end) const noexcept {  // where the object `from_end` before the last lives in position_
+  void prefetch_tail(std::uint32_t from_end) const noexcept {  // where the object `from_end` before the last lives in
+                                                               // position_
     if (from_end < size_) ENGINE_POOL_PREFETCH_WRITE(&position_[dense_index_[size_ - 1 - from_end]]);
   }
   void drop_all() noexcept {  // every object already destroyed (or trivially destructible)

@@ -101,9 +101,7 @@ class SlotPage {
   SlotPage& operator=(const SlotPage&) = delete;
 
   void* raw(std::size_t offset) noexcept { return slots_[offset].bytes; }
-  T* object(std::size_t offset) noexcept {
-    return std::launder(reinterpret_cast<T*>(slots_[offset].bytes));
-  }
+  T* object(std::size_t offset) noexcept { return std::launder(reinterpret_cast<T*>(slots_[offset].bytes)); }
   const T* object(std::size_t offset) const noexcept {
     return std::launder(reinterpret_cast<const T*>(slots_[offset].bytes));
   }
