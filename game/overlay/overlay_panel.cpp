@@ -72,6 +72,11 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
   ImGui::PushStyleColor(ImGuiCol_TitleBgActive, vec(title));
   ImGui::PushStyleColor(ImGuiCol_TitleBgCollapsed, vec(title));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+  // Tight rows: the column holds Pools, Memory and one tall section in 720 pixels while the
+  // growth log and the stale-handle line are showing.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(style.ItemSpacing.x, 2.0f));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(style.FramePadding.x, 2.0f));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
   if (ImGui::Begin("Poolshot debug  (F1 hides)", nullptr, flags)) {
@@ -106,7 +111,7 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     scroll_max_y_ = ImGui::GetScrollMaxY();
   }
   ImGui::End();
-  ImGui::PopStyleVar();
+  ImGui::PopStyleVar(3);
   ImGui::PopStyleColor(3);
   return out;
 }

@@ -49,10 +49,6 @@ void OverlayPanel::check_policy_request(const OverlayModel& model) {
 }
 
 void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out) {
-  // Controls is the tallest section: tighter rows keep it inside a 720-pixel column.
-  const ImGuiStyle& style = ImGui::GetStyle();
-  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(style.ItemSpacing.x, 2.0f));
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(style.FramePadding.x, 2.0f));
   Settings s = frame.requested;
   bool changed = false;
   changed |= ImGui::Checkbox("pooling", &s.pooling);
@@ -185,7 +181,6 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
     ImGui::SameLine();
     ImGui::TextColored(kDim, "no audio device: silent");
   }
-  ImGui::PopStyleVar(2);
 }
 
 // ------------------------------------------------------------------------------ advisor
