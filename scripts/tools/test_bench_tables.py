@@ -70,6 +70,7 @@ class StormTable(unittest.TestCase):
         self.assertTrue(targets["same game (state hash) in every run"][2])
         self.assertFalse(targets["advisor's capacities: the growth events disappear"][2] is False)
         self.assertEqual(targets["storm drives ≥ 100k live bullets"][1:], ("110,000", True))
+        self.assertEqual(targets["packed: sim p50 against contiguous (informational)"][1:], ("1.00x", None))
 
     def test_a_different_hash_fails_the_same_game_target(self):
         bt.save_json(report(state_hash="0x2"), f"{self.out}/runs/off.r1.json")
