@@ -46,8 +46,9 @@ struct StoreStats {
   std::size_t bytes_held = 0;       // pooled: the pool's bytes; heap: objects + pointer array
   std::size_t page_slots = 0;       // the pool's page size after its own rule (policy page_slots 0 = automatic)
   std::uint64_t growth_events = 0;  // pool growths plus pointer-array growths, this run (no rebuilds)
-  std::uint64_t rebuilds = 0;       // pool reservations made by switching pooling back on: the pool
-                                    // is rebuilt at its warm size, which is not a growth of the game's
+  std::uint64_t rebuilds = 0;       // pool reservations made by switching pooling back on (the pool
+                                    // is rebuilt at its warm size) and storage-mode migrations:
+                                    // layouts rebuilt by a switch, not growths of the game's
   std::uint64_t spawns = 0, releases = 0;
   std::uint64_t refused_spawns = 0;      // at max_capacity (or out of memory)
   std::uint64_t stale_gets = 0;          // pool lookups refused for a stale/foreign handle (the soak run requires 0)
@@ -270,7 +271,12 @@ class ObjectStore {
 
   // Growth policy and storage mode (contiguous/stable); live objects migrate in the pool.
   bool set_policy(const engine::GrowthPolicy& policy) {
-    if (!pool_.set_policy(policy)) return false;
+    // A storage-mode switch moves every object into a new layout of the same capacity: a
+    // rebuild too, labelled and counted as one, not as a growth.
+    rebuilding_ = policy.storage != pool_.policy().storage;
+    const bool moved = pool_.set_policy(policy);
+    rebuilding_ = false;
+    if (!moved) return false;
     policy_ = policy;
     // A larger initial capacity is a request for that many slots now (the overlay's capacity
     // advisor): reserve them, so the growths it is meant to prevent never come.

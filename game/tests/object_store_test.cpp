@@ -196,6 +196,30 @@ INSTANTIATE_TEST_SUITE_P(Walks, ObjectStoreWalks,
                          });
 
 }  // namespace
+// A storage-mode switch migrates every object into a new layout: labelled a rebuild, and the
+// growth count stays where it was (before, each switch added one "N -> N" growth row per pool).
+TEST(ObjectStore, StorageSwitchIsARebuildNotAGrowth) {
+  ObjectStore<Tracked> store(policy(4, 100000), true);
+  std::vector<bool> heard;
+  store.set_growth_listener([&](const engine::GrowthEvent&, bool rebuild) { heard.push_back(rebuild); });
+  for (std::uint64_t i = 0; i < 100; ++i) store.spawn(Tracked(i, 0));
+  const std::uint64_t growths = store.stats().growth_events;
+  const std::size_t growth_calls = heard.size();
+  std::uint64_t switches = 0;
+  for (engine::StorageMode mode :
+       {engine::StorageMode::packed, engine::StorageMode::stable, engine::StorageMode::contiguous}) {
+    engine::GrowthPolicy next = store.policy();
+    next.storage = mode;
+    ASSERT_TRUE(store.set_policy(next));
+    ++switches;
+    EXPECT_EQ(store.stats().growth_events, growths) << engine::storage_mode_name(mode);
+    EXPECT_EQ(store.stats().rebuilds, switches) << engine::storage_mode_name(mode);
+  }
+  ASSERT_EQ(heard.size(), growth_calls + 3);
+  for (std::size_t i = growth_calls; i < heard.size(); ++i) EXPECT_TRUE(heard[i]) << "call " << i;
+  EXPECT_EQ(store.size(), 100u);
+}
+
 // Switching pooling back on reserves the pool's warm capacity in one go ("0 -> N"). That is a
 // rebuild, not a growth: the listener hears it labelled, growth_events stays where it was.
 TEST(ObjectStore, PoolingSwitchBackIsARebuildNotAGrowth) {
