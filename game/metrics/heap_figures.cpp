@@ -41,14 +41,16 @@ HeapFigures read_heap_figures() noexcept {
   f.free_bytes = m.fordblks;
   f.free_chunks = m.ordblks + m.smblks;
   f.top_releasable = m.keepcost;
-  f.valid = true;
+  // A running program always holds some glibc memory; all zeros means malloc is not glibc's
+  // (AddressSanitizer replaces it, and its mallinfo2 answers nothing).
+  f.valid = m.arena != 0 || m.hblkhd != 0;
 #endif
   f.resident_bytes = read_resident_bytes();
   return f;
 }
 
 nlohmann::json heap_figures_json(const HeapFigures& f) {
-  return {{"allocator_figures", f.valid ? "glibc mallinfo2" : "unavailable"},
+  return {{"allocator_figures", f.valid ? "glibc mallinfo2" : "unavailable (malloc is not glibc's, e.g. under ASan)"},
           {"arena_bytes", f.arena_bytes},
           {"mmapped_bytes", f.mmapped_bytes},
           {"in_use_bytes", f.in_use_bytes},

@@ -13,7 +13,8 @@
 namespace game {
 
 struct HeapFigures {
-  bool valid = false;              // false: not read yet, or not glibc / no /proc
+  bool valid = false;              // the allocator figures are glibc's; false: not read yet, not glibc,
+                                   // or malloc replaced (ASan); resident_bytes is read either way
   std::size_t arena_bytes = 0;     // mallinfo2 arena: bytes the allocator took with brk/sbrk (all arenas)
   std::size_t mmapped_bytes = 0;   // hblkhd: big blocks mapped one by one (given back on free)
   std::size_t in_use_bytes = 0;    // uordblks: allocated to the program

@@ -15,6 +15,13 @@
 
 namespace game::test {
 
+// AddressSanitizer replaces malloc, so glibc's own figures (mallinfo2) read as zeros there.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kMallocReplaced = true;
+#else
+inline constexpr bool kMallocReplaced = false;
+#endif
+
 inline Scenario repo_scenario(const std::string& name) {
   const ScenarioResult r = load_scenario(std::string(POOLSHOT_SCENARIO_DIR) + "/" + name);
   if (!r.scenario) ADD_FAILURE() << r.error;
