@@ -163,12 +163,19 @@ void MemoryMap::build_walk_view(const std::uint32_t* walk, std::size_t n) noexce
     const std::uint32_t slot = walk[k];
     const std::size_t c = slot >> cell_shift_;
     if (c >= count) continue;
-    MapCell& cell = cells_[c];
-    if (cell.walk < 0 || slot < cell.walk_slot) {
-      cell.walk_slot = slot;
-      cell.walk = static_cast<float>(k);
-    }
+    note_walk(cells_[c], slot, k);
   }
+  normalise_walk(n);
+}
+
+void MemoryMap::note_walk(MapCell& cell, std::uint32_t within, std::size_t k) noexcept {
+  if (cell.walk < 0 || within < cell.walk_slot) {
+    cell.walk_slot = within;
+    cell.walk = static_cast<float>(k);
+  }
+}
+
+void MemoryMap::normalise_walk(std::size_t n) noexcept {
   const float last = n > 1 ? static_cast<float>(n - 1) : 1.0f;
   for (MapCell& cell : cells_) {
     if (cell.walk >= 0) cell.walk /= last;
@@ -205,15 +212,9 @@ void MemoryMap::build_scatter(const void* const* objects, std::size_t n, std::si
     MapCell& cell = cells_[offset >> cell_shift_];
     const auto within = static_cast<std::uint32_t>(offset & (cell_bytes - 1));
     cell.live = std::min(cell.live + 1, fits);
-    if (cell.walk < 0 || within < cell.walk_slot) {
-      cell.walk_slot = within;
-      cell.walk = static_cast<float>(k);
-    }
+    note_walk(cell, within, k);
   }
-  const float last = n > 1 ? static_cast<float>(n - 1) : 1.0f;
-  for (MapCell& cell : cells_) {
-    if (cell.walk >= 0) cell.walk /= last;
-  }
+  normalise_walk(n);
 }
 
 std::uint32_t occupancy_color(const MapCell& cell) noexcept {

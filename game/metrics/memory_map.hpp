@@ -85,6 +85,10 @@ class MemoryMap {
 
  private:
   void build_line_tables() noexcept;
+  // The walk views' two steps: a cell keeps the walk position of its lowest slot (`within`
+  // the cell), then every position is scaled to 0..1 by the walk's length `n`.
+  static void note_walk(MapCell& cell, std::uint32_t within, std::size_t k) noexcept;
+  void normalise_walk(std::size_t n) noexcept;
 
   std::vector<MapCell> cells_;
   MapSummary summary_;

@@ -18,18 +18,20 @@ void MemorySnapshot::take(PoolId id, const ObjectStore<T>& store) {
     // through the manager's active-index list (then the spawns queued since its last update);
     // the bitmap walk goes in slot order.
     walk_.reserve(store.pool().capacity());  // allocates only after the pool grew
+    const bool packed = store.pool().policy().storage == engine::StorageMode::packed;
     if (store.walk() != WalkMode::bitmap) {
       const engine::ActiveIndexList& list = store.active_list();
       walk_.assign(list.indices().begin(), list.indices().end());
       walk_.insert(walk_.end(), list.queued().begin(), list.queued().end());
-    } else if (store.pool().policy().storage == engine::StorageMode::packed) {
+      // The list holds slot indices; a packed pool's objects sit at their dense positions.
+      if (packed) {
+        for (std::uint32_t& entry : walk_) entry = static_cast<std::uint32_t>(store.pool().storage_position(entry));
+      }
+    } else if (packed) {
       walk_.resize(store.pool().size());  // the pool's own walk goes down the dense array
       std::iota(walk_.begin(), walk_.end(), std::uint32_t{0});
     } else {
       store.pool().active_indices(walk_);
-    }
-    if (store.pool().policy().storage == engine::StorageMode::packed && store.walk() != WalkMode::bitmap) {
-      for (std::uint32_t& entry : walk_) entry = static_cast<std::uint32_t>(store.pool().storage_position(entry));
     }
     m.map.build_walk_view(walk_.data(), walk_.size());
   } else {
