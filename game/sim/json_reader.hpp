@@ -3,6 +3,9 @@
 // read checks one key's type and range; finish() rejects any key nobody asked for, and the
 // first problem is thrown as a JsonKeyError (the key's dotted path and the reason) so the
 // loaders can turn it into one line: "<kind> 'FILE': key 'waves[2].count': must be ...".
+#include "walk_mode.hpp"
+
+#include <engine/pool/growth_policy.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -156,6 +159,18 @@ std::string read_json_document(const std::string& text, Read&& read) {
     return "key '" + e.key + "': " + e.reason;
   }
   return {};
+}
+
+// The names scenario files and scripts share for a storage mode and a walk.
+inline void read_storage(ObjectReader& r, const char* key, engine::StorageMode& out) {
+  r.choice(key, out,
+           {{"contiguous", engine::StorageMode::contiguous},
+            {"stable", engine::StorageMode::stable},
+            {"packed", engine::StorageMode::packed}});
+}
+inline void read_walk(ObjectReader& r, const char* key, WalkMode& out) {
+  r.choice(key, out,
+           {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop}, {"slot_order", WalkMode::slot_order}});
 }
 
 }  // namespace game::detail

@@ -128,12 +128,8 @@ Scenario read_scenario(const json& root, const std::string& name) {
     p.finish();
   }
   r.boolean("pooling", s.pooling);
-  r.choice("storage", s.storage,
-           {{"contiguous", engine::StorageMode::contiguous},
-            {"stable", engine::StorageMode::stable},
-            {"packed", engine::StorageMode::packed}});
-  r.choice("walk", s.walk,
-           {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop}, {"slot_order", WalkMode::slot_order}});
+  detail::read_storage(r, "storage", s.storage);
+  detail::read_walk(r, "walk", s.walk);
   if (const json* v = r.find("pools")) {
     ObjectReader p(*v, "pools");
     for (std::size_t i = 0; i < kPoolCount; ++i) read_pool(p, pool_name(static_cast<PoolId>(i)), s.pools[i]);

@@ -66,16 +66,8 @@ ScriptEvent read_event(const json& v, const std::string& path) {
   if (r.find("aim")) e.aim = read_aim(r);
   r.boolean("restart", e.restart);
   optional_value(r, "pooling", e.pooling, [&](bool& x) { r.boolean("pooling", x); });
-  optional_value(r, "storage", e.storage, [&](engine::StorageMode& x) {
-    r.choice("storage", x,
-             {{"contiguous", engine::StorageMode::contiguous},
-              {"stable", engine::StorageMode::stable},
-              {"packed", engine::StorageMode::packed}});
-  });
-  optional_value(r, "walk", e.walk, [&](WalkMode& x) {
-    r.choice("walk", x,
-             {{"bitmap", WalkMode::bitmap}, {"swap_pop", WalkMode::swap_pop}, {"slot_order", WalkMode::slot_order}});
-  });
+  optional_value(r, "storage", e.storage, [&](engine::StorageMode& x) { detail::read_storage(r, "storage", x); });
+  optional_value(r, "walk", e.walk, [&](WalkMode& x) { detail::read_walk(r, "walk", x); });
   // The ranges a scenario file allows for the same settings.
   optional_value(r, "stress", e.stress, [&](float& x) { r.number("stress", x, 0.01f, 1000.0f); });
   optional_value(r, "autofire", e.autofire, [&](bool& x) { r.boolean("autofire", x); });
