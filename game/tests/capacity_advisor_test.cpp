@@ -111,7 +111,7 @@ TEST(CapacityAdvisor, AppliedMidGameThroughSettingsTheNextGrowthNeverComes) {
 
 TEST(CapacityAdvisor, AdvisedScenarioFileLoadsWithTheSuggestions) {
   namespace fs = std::filesystem;
-  const fs::path out = fs::temp_directory_path() / "poolshot_advisor_test_advised.json";
+  const fs::path out = game::test::scratch_path("poolshot_advisor_test_advised.json");
   SimStats stats;
   Settings applied = settings_from(test::repo_scenario("default.json"));
   stats.pools[1].peak_live = 3000;

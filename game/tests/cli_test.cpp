@@ -25,8 +25,8 @@ RunResult run_poolshot(const std::string& args, Streams streams = Streams::stder
 class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("poolshot_cli_test_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ = game::test::scratch_path("poolshot_cli_test_" +
+                                    std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -69,7 +69,7 @@ TEST(CsvExport, OverlayExportWritesTheWindowAndTheGrowthLog) {
   const OverlayModel model = recorder.model(sim, view);
   ASSERT_FALSE(model.growth_log.empty());
 
-  const fs::path dir = fs::temp_directory_path() / "poolshot_csv_export_test";
+  const fs::path dir = game::test::scratch_path("poolshot_csv_export_test");
   fs::create_directories(dir);
   const ExportedFiles files = export_overlay_csv(model, dir.string());
   ASSERT_TRUE(files.ok()) << files.error;

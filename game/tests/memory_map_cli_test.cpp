@@ -37,7 +37,7 @@ TEST(MemoryMapCli, CannotBeCombinedWithCompare) {
 }
 
 TEST(MemoryMapCli, WritesThePictureAndTheReportsMemorySection) {
-  const fs::path dir = fs::temp_directory_path() / "poolshot_memory_map_cli";
+  const fs::path dir = game::test::scratch_path("poolshot_memory_map_cli");
   fs::create_directories(dir);
   const std::string png = (dir / "map.png").string(), report = (dir / "report.json").string();
   const RunResult r =

@@ -33,7 +33,7 @@ struct MapShot {
 
 MapShot take_map_shot(engine::StorageMode storage, std::int64_t frames) {
   setenv("SDL_VIDEODRIVER", "offscreen", 1);
-  const fs::path path = fs::temp_directory_path() / "poolshot_memory_map_shot.png";
+  const fs::path path = game::test::scratch_path("poolshot_memory_map_shot.png");
   MapShot shot;
   Scenario scenario = test::repo_scenario("default.json");
   scenario.storage = storage;

@@ -35,8 +35,8 @@ nlohmann::json read_json(const fs::path& p) {
 class OverlayCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("poolshot_overlay_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ = game::test::scratch_path("poolshot_overlay_cli_" +
+                                    std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

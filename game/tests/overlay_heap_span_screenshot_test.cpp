@@ -62,7 +62,7 @@ struct Shot {
 
 Shot take_shot(bool switch_pooling) {
   setenv("SDL_VIDEODRIVER", "offscreen", 1);
-  const fs::path path = fs::temp_directory_path() / ("poolshot_heap_span_" + std::to_string(switch_pooling) + ".png");
+  const fs::path path = game::test::scratch_path("poolshot_heap_span_" + std::to_string(switch_pooling) + ".png");
   Shot shot;
   // The graph is under test, not the load: without the escalation the frame times stay even,
   // so the tint is the only thing that changes across the span.

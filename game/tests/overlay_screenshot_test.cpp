@@ -41,8 +41,7 @@ class NoPanelGameApp final : public GameApp {
 
 Shot take_shot(bool overlay_visible, std::int64_t frames, bool draw_panel = true) {
   setenv("SDL_VIDEODRIVER", "offscreen", 1);
-  const fs::path path =
-      fs::temp_directory_path() / ("poolshot_overlay_shot_" + std::to_string(overlay_visible) + ".png");
+  const fs::path path = game::test::scratch_path("poolshot_overlay_shot_" + std::to_string(overlay_visible) + ".png");
   Shot shot;
   Simulation sim(test::repo_scenario("default.json"), 1);
   sim.settings().autofire = true;

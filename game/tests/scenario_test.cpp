@@ -1,6 +1,7 @@
 // Scenario loading is strict: each kind of bad file gives one message naming the file,
 // the key and the reason; the shipped scenarios load.
 #include "scenario.hpp"
+#include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -113,9 +114,8 @@ TEST(Scenario, NotJsonAndTruncated) {
 class ScenarioFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("poolshot_scenario_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = game::test::scratch_path(std::string("poolshot_scenario_test_") +
+                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

@@ -23,8 +23,8 @@ RunResult run_poolshot(const std::string& args, const std::string& env = "") {
 class ScriptCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("poolshot_script_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ = game::test::scratch_path("poolshot_script_cli_" +
+                                    std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -121,7 +121,7 @@ TEST(Script, MissingAndEmptyThingsAreNamed) {
 
 TEST(Script, BadFilesAreNamed) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "poolshot_script_test";
+  const fs::path dir = game::test::scratch_path("poolshot_script_test");
   fs::create_directories(dir);
   const std::string missing = (dir / "missing.json").string();
   EXPECT_EQ(load_script(missing).error, "script '" + missing + "': cannot open: no such file");

@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <string>
 
@@ -21,6 +23,15 @@ inline constexpr bool kMallocReplaced = true;
 #else
 inline constexpr bool kMallocReplaced = false;
 #endif
+
+// A scratch path under the temp directory that no other test process uses: the name plus
+// this process's id, so two ctest runs on one machine (two worktrees, CI beside a developer)
+// never remove or overwrite each other's files.
+inline std::filesystem::path scratch_path(const std::string& name) {
+  const std::filesystem::path given(name);  // the id goes before the extension: x.png -> x_123.png
+  return std::filesystem::temp_directory_path() /
+         (given.stem().string() + "_" + std::to_string(::getpid()) + given.extension().string());
+}
 
 inline Scenario repo_scenario(const std::string& name) {
   const ScenarioResult r = load_scenario(std::string(POOLSHOT_SCENARIO_DIR) + "/" + name);

@@ -250,5 +250,31 @@ TEST(ActiveIndexList, AWarmedListNeverGrowsItsBuffers) {
   }
 }
 
+// The pool call the list's walk goes through: entries in the order given, repeats included,
+// nullptr for a released or never-used slot, and the rules of a pass (release() refused).
+TEST(ForEachListed, VisitsTheListedSlotsInOrderAndNamesTheDeadInEveryLayout) {
+  for (StorageMode mode : {StorageMode::contiguous, StorageMode::stable, StorageMode::packed}) {
+    VectorPool<Tracked> pool(policy(mode, 8, 0, kDefaultMaxCapacity, 16));  // stable: several pages
+    std::vector<PoolHandle> handles;
+    for (int i = 0; i < 40; ++i) handles.push_back(*pool.emplace(i));
+    ASSERT_TRUE(pool.release(handles[7]));
+    const std::vector<std::uint32_t> listed{30, 7, 2, 2, 39, 1000};
+    std::vector<int> seen;
+    pool.for_each_listed(listed.data(), listed.size(), [&](std::size_t k, Tracked* t) {
+      EXPECT_EQ(seen.size(), k);
+      seen.push_back(t == nullptr ? -1 : t->value());
+    });
+    EXPECT_EQ(seen, (std::vector<int>{30, -1, 2, 2, 39, -1})) << static_cast<int>(mode);
+    const auto release_first = [&](std::size_t, Tracked*) { return pool.release(handles[0]); };
+#if ENGINE_POOL_DEBUG
+    EXPECT_DEATH(pool.for_each_listed(listed.data(), 1, release_first), "inside for_each");
+#else
+    pool.for_each_listed(listed.data(), 1, [&](std::size_t k, Tracked* t) { EXPECT_FALSE(release_first(k, t)); });
+#endif
+    EXPECT_TRUE(pool.contains(handles[0]));
+    EXPECT_EQ(pool.size(), 39u);
+  }
+}
+
 }  // namespace
 }  // namespace pool_test

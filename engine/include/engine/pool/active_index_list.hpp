@@ -32,8 +32,11 @@
 // Slot indices must be stable while listed: VectorPool's contiguous and stable layouts keep
 // them across growth and set_policy(); a layout that moves objects between slots does not.
 //
-// Pool: anything with T* get_at(std::size_t), PoolHandle handle_at(std::size_t) and
-// bool release(PoolHandle), as VectorPool<T> has. Not thread-safe, like the pool.
+// Pool: anything with for_each_listed(const uint32_t*, size_t, f(k, T*)) (one pass over the
+// listed slots, nullptr for a dead one), PoolHandle handle_at(std::size_t) and
+// bool release(PoolHandle), as VectorPool<T> has. Phase one runs as one of the pool's passes,
+// so keep() follows for_each's rules: no release(), no relocating growth (release_later()
+// and emplaces that fit are fine). Not thread-safe, like the pool.
 #include <engine/pool/assert.hpp>
 
 #include <algorithm>
@@ -177,18 +180,15 @@ std::size_t ActiveIndexList::update(Pool& pool, Keep&& keep) {
 template <class Pool, class Keep>
 void ActiveIndexList::walk(Pool& pool, const std::vector<std::uint32_t>& entries, std::uint32_t first_position,
                            Keep& keep) {
-  const std::size_t count = entries.size();
-  const std::uint32_t* index = entries.data();
-  for (std::size_t i = 0; i < count; ++i) {
-    auto* object = pool.get_at(index[i]);
+  pool.for_each_listed(entries.data(), entries.size(), [&](std::size_t i, auto* object) {
     if (object == nullptr) {  // released behind the list's back: drop the entry, visit nothing
       ENGINE_POOL_ASSERT(object != nullptr, "ActiveIndexList entry names a dead slot (released outside update()?)");
       ++stale_;
       marked_.push_back(first_position + static_cast<std::uint32_t>(i));
-      continue;
+      return;
     }
     if (!keep(*object)) marked_.push_back(first_position + static_cast<std::uint32_t>(i));
-  }
+  });
 }
 
 // The classic mend: each hole takes the last entry. Going from the highest marked position

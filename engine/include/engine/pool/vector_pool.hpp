@@ -173,6 +173,12 @@ class VectorPool {
   const T* get_at(std::size_t index) const noexcept;
   std::vector<std::uint32_t> active_indices() const;           // live slot indices in address order
   void active_indices(std::vector<std::uint32_t>& out) const;  // same, into a reused buffer (cleared first)
+  // One pass (for_each's rules) over the slots named in indices[0, count), in that order:
+  // f(k, T*) gets slot indices[k]'s live object, or nullptr where that slot is not live. An
+  // index list's walk (ActiveIndexList) goes through it: the layout is read once per pass,
+  // where get_at() per entry re-reads it after every object the callback writes.
+  template <class F>
+  void for_each_listed(const std::uint32_t* indices, std::size_t count, F&& f);
 
   // --- Iteration: live objects in address (slot) order --------------------------------
   // for_each/erase_if refuse release() and relocating growth while they run. A range-for
@@ -1446,14 +1452,41 @@ template <class T>
 const T* VectorPool<T>::get_at(std::size_t index) const noexcept {
   if (index >= used_) return nullptr;
   const auto i = static_cast<std::uint32_t>(index);
-  if (!detail::is_live_generation(generation(i))) return nullptr;
+  // Live is asked of the occupancy bit, not the generation (both change together): a walk in
+  // slot order then reads one bit per object beside it, not four bytes, and at random the
+  // bits (1/32 of the generations' size) stay in cache.
+  const SlotRef at = locate(i);
+  if ((at.occupied[at.offset / detail::bits_per_word] >> (at.offset % detail::bits_per_word) & 1u) == 0) return nullptr;
   if (packed_) return store_.object_of(i);
-  return object_at(locate(i));
+  return object_at(at);
 }
 
 template <class T>
 T* VectorPool<T>::get_at(std::size_t index) noexcept {
   return const_cast<T*>(static_cast<const VectorPool&>(*this).get_at(index));
+}
+
+template <class T>
+template <class F>
+void VectorPool<T>::for_each_listed(const std::uint32_t* indices, std::size_t count, F&& f) {
+  IterationScope scope(*this);
+  const std::uint32_t used = used_;  // the listed slots were handed out before the pass
+  if (!packed_ && flat_.occupied != nullptr) {
+    // One page, whose arrays stay put for the pass: relocating growth is refused inside it,
+    // and stable growth adds pages beside this one.
+    typename Page::Slot* const slots = flat_.slots;
+    const std::uint64_t* const occupied = flat_.occupied;
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint32_t i = indices[k];
+      if (i < used && (occupied[i / detail::bits_per_word] >> (i % detail::bits_per_word) & 1u) != 0) {
+        f(k, std::launder(reinterpret_cast<T*>(slots[i].bytes)));  // two calls: each inlined f knows its case
+      } else {
+        f(k, static_cast<T*>(nullptr));
+      }
+    }
+    return;
+  }
+  for (std::size_t k = 0; k < count; ++k) f(k, get_at(indices[k]));
 }
 
 template <class T>
