@@ -26,8 +26,7 @@ FixedStepConfig clock_config(const AppConfig& c) {
   FixedStepConfig f;
   f.step_seconds = c.step_seconds;
   f.max_frame_seconds = c.max_frame_seconds;
-  // Headless has no wall clock worth following: it steps as fast as it can, one per loop.
-  f.lockstep = c.deterministic_time || c.mode == RunMode::headless;
+  f.lockstep = c.deterministic_time;
   return f;
 }
 
@@ -37,8 +36,6 @@ const char* mode_name(RunMode mode) {
       return "windowed";
     case RunMode::offscreen:
       return "offscreen";
-    case RunMode::headless:
-      return "headless";
   }
   return "?";
 }
@@ -71,10 +68,6 @@ void Application::log_line(const std::string& message) const {
 
 Status Application::init() {
   if (initialised_) return Status::ok();
-  if (config_.mode == RunMode::headless) {  // no SDL at all: nothing can fail here
-    initialised_ = true;
-    return Status::ok();
-  }
   Status s = init_video();
   if (!s) shutdown();
   return s;
@@ -118,7 +111,7 @@ void Application::shutdown() noexcept {
   if (sdl_events_) SDL_QuitSubSystem(SDL_INIT_EVENTS | SDL_INIT_GAMECONTROLLER);
   sdl_events_ = false;
   // Last one out frees SDL's remaining state (hints, allocations) so leak checkers stay quiet.
-  if (config_.mode != RunMode::headless && SDL_WasInit(SDL_INIT_EVERYTHING) == 0) SDL_Quit();
+  if (SDL_WasInit(SDL_INIT_EVERYTHING) == 0) SDL_Quit();
   initialised_ = false;
 }
 
@@ -127,7 +120,7 @@ int Application::run(AppHooks& hooks) {
     log_line(s.message());
     return 1;
   }
-  const int code = config_.mode == RunMode::headless ? run_headless(hooks) : run_video(hooks);
+  const int code = run_video(hooks);
   shutdown();
   return code;
 }
@@ -145,26 +138,6 @@ std::uint32_t Application::steps_allowed(int steps) const noexcept {
 bool Application::finished(const AppHooks& hooks) const {
   if (quit_requested_ || hooks.wants_quit()) return true;
   return config_.max_frames >= 0 && sim_steps_done_ >= static_cast<std::uint64_t>(config_.max_frames);
-}
-
-int Application::run_headless(AppHooks& hooks) {
-  const InputState idle{};
-  while (!finished(hooks)) {
-    stats_.begin_frame();
-    const auto t0 = Clock::now();
-    const std::uint32_t steps = steps_allowed(clock_.advance(config_.step_seconds));
-    for (std::uint32_t i = 0; i < steps; ++i) {
-      hooks.fixed_update(idle, config_.step_seconds);
-      ++sim_steps_done_;
-    }
-    const auto t1 = Clock::now();
-    stats_.add_sim_steps(steps);
-    stats_.set_time(FrameTimer::simulation, ms_between(t0, t1));
-    stats_.set_time(FrameTimer::frame, ms_between(t0, t1));
-    stats_.end_frame();
-    ++frame_index_;
-  }
-  return 0;
 }
 
 void Application::poll_events() {

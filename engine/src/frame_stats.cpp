@@ -22,20 +22,36 @@ double nearest_rank_percentile(const double* sorted, std::size_t count, double p
   return sorted[rank - 1];
 }
 
+TimingSummary summarize_times(double* values, std::size_t count) noexcept {
+  TimingSummary s;
+  s.samples = count;
+  if (count == 0 || values == nullptr) return s;
+  std::sort(values, values + count);
+  s.p50_ms = nearest_rank_percentile(values, count, 50.0);
+  s.p99_ms = nearest_rank_percentile(values, count, 99.0);
+  s.max_ms = values[count - 1];
+  return s;
+}
+
 FrameStats::FrameStats(std::size_t window_frames, std::size_t event_capacity)
     : events_(std::max<std::size_t>(event_capacity, 1)) {
   set_window(window_frames);
 }
 
 void FrameStats::set_window(std::size_t window_frames) {
-  const std::size_t n = std::max<std::size_t>(window_frames, 1);
-  samples_.assign(n, FrameSample{});
-  scratch_.assign(n, 0.0);
+  window_ = std::max<std::size_t>(window_frames, 1);
+  samples_.clear();
+  samples_.shrink_to_fit();
+  samples_.reserve(window_);
+  scratch_.clear();
+  scratch_.shrink_to_fit();
+  scratch_.reserve(window_);
   head_ = 0;
   count_ = 0;
 }
 
 void FrameStats::clear() noexcept {
+  samples_.clear();
   head_ = 0;
   count_ = 0;
   event_head_ = 0;
@@ -74,38 +90,53 @@ void FrameStats::record_event(std::uint32_t kind, std::string_view label, double
 
 void FrameStats::end_frame() noexcept {
   open_.frame = next_frame_;
-  samples_[head_] = open_;
-  head_ = (head_ + 1) % samples_.size();
-  count_ = std::min(count_ + 1, samples_.size());
+  if (samples_.size() < window_) {
+    samples_.push_back(open_);  // within the reservation: no allocation
+  } else {
+    samples_[head_] = open_;
+    head_ = (head_ + 1) % window_;
+  }
+  count_ = samples_.size();
   ++next_frame_;
   open_ = FrameSample{};
   open_.frame = next_frame_;
 }
 
 const FrameSample& FrameStats::sample(std::size_t age_index) const noexcept {
-  // Oldest sample sits at head_ once the ring has wrapped, at 0 before.
-  const std::size_t n = samples_.size();
-  const std::size_t oldest = (head_ + n - count_) % n;
-  const std::size_t clamped = count_ == 0 ? 0 : std::min(age_index, count_ - 1);
-  return samples_[(oldest + clamped) % n];
+  // Oldest sample sits at head_ (0 until the ring has wrapped).
+  static const FrameSample none{};
+  if (count_ == 0) return none;
+  const std::size_t clamped = std::min(age_index, count_ - 1);
+  return samples_[(head_ + clamped) % count_];
 }
 
 const FrameSample* FrameStats::latest() const noexcept {
   if (count_ == 0) return nullptr;
-  return &samples_[(head_ + samples_.size() - 1) % samples_.size()];
+  return &samples_[(head_ + count_ - 1) % count_];
 }
 
-TimingSummary FrameStats::summary(FrameTimer timer) const noexcept {
-  TimingSummary s;
-  s.samples = count_;
-  if (count_ == 0) return s;
+template <class Value>
+TimingSummary FrameStats::summarize(std::size_t first, std::size_t count, Value value) const noexcept {
+  first = std::min(first, count_);
+  count = std::min(count, count_ - first);
+  // Within the reservation; a copied FrameStats (vectors copy their size, not their capacity)
+  // allocates here once.
+  scratch_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) scratch_[i] = value(sample(first + i));
+  return summarize_times(scratch_.data(), count);
+}
+
+TimingSummary FrameStats::summary(FrameTimer timer) const noexcept { return summary(timer, 0, count_); }
+
+TimingSummary FrameStats::summary(FrameTimer timer, std::size_t first, std::size_t count) const noexcept {
   const std::size_t t = timer_index(timer);
-  for (std::size_t i = 0; i < count_; ++i) scratch_[i] = sample(i).ms[t];
-  std::sort(scratch_.begin(), scratch_.begin() + static_cast<std::ptrdiff_t>(count_));
-  s.p50_ms = nearest_rank_percentile(scratch_.data(), count_, 50.0);
-  s.p99_ms = nearest_rank_percentile(scratch_.data(), count_, 99.0);
-  s.max_ms = scratch_[count_ - 1];
-  return s;
+  return summarize(first, count, [t](const FrameSample& s) { return s.ms[t]; });
+}
+
+TimingSummary FrameStats::cpu_summary(std::size_t first, std::size_t count) const noexcept {
+  constexpr auto sim = static_cast<std::size_t>(FrameTimer::simulation);
+  constexpr auto render = static_cast<std::size_t>(FrameTimer::render);
+  return summarize(first, count, [](const FrameSample& s) { return s.ms[sim] + s.ms[render]; });
 }
 
 std::size_t FrameStats::copy_series(FrameTimer timer, float* out, std::size_t capacity) const noexcept {

@@ -111,12 +111,13 @@ engine::Image draw_compare_chart(const CompareResult& result, int width, int hei
   const ChartRect plot = chart_plot_area(width, height);
   canvas.fill(plot.x0, plot.y0, plot.x1, plot.y1, kPlotBackground);
 
-  const auto& a = result.pooled.sim_ms;
-  const auto& b = result.heap.sim_ms;
-  const std::size_t n = std::max(a.size(), b.size());
+  const CompareSeries& a = result.pooled;
+  const CompareSeries& b = result.heap;
+  const std::size_t n = std::max(a.steps(), b.steps());
   float top = 0;
-  for (const float v : a) top = std::max(top, v);
-  for (const float v : b) top = std::max(top, v);
+  for (const CompareSeries* s : {&a, &b}) {
+    for (std::size_t i = 0; i < s->steps(); ++i) top = std::max(top, s->sim_ms(i));
+  }
   // A lone hitch (preemption, a page-in) may not flatten both lines: past 1.5 x the larger
   // p99 the lines run off the top, clipped; the legend gives each run's max.
   if (result.done) top = std::min(top, static_cast<float>(std::max(result.pooled.sim.p99, result.heap.sim.p99) * 1.5));
@@ -157,9 +158,9 @@ engine::Image draw_compare_chart(const CompareResult& result, int width, int hei
   // Heap first, pooled on top: pooled is usually the lower line and must stay visible.
   for (const auto* series : {&b, &a}) {
     const std::uint32_t colour = series == &a ? chart_colors::pooled : chart_colors::heap;
-    for (std::size_t i = 1; i < series->size(); ++i) {
-      canvas.line(x_of(i - 1), y_of(static_cast<double>((*series)[i - 1])), x_of(i),
-                  y_of(static_cast<double>((*series)[i])), colour, 2);
+    for (std::size_t i = 1; i < series->steps(); ++i) {
+      canvas.line(x_of(i - 1), y_of(static_cast<double>(series->sim_ms(i - 1))), x_of(i),
+                  y_of(static_cast<double>(series->sim_ms(i))), colour, 2);
     }
   }
   canvas.line(plot.x0, plot.y0, plot.x0, plot.y1, kAxis);  // axes over the data

@@ -1,6 +1,5 @@
 #include "compare_run.hpp"
 
-#include "alloc_counter.hpp"
 #include "report.hpp"
 
 #include <engine/frame_stats.hpp>
@@ -28,27 +27,24 @@ std::unique_ptr<Simulation> make_run(const Scenario& base, std::uint64_t seed, c
   return sim;
 }
 
-Percentiles percentiles_of(const std::vector<float>& values) {
-  Percentiles p;
-  if (values.empty()) return p;
-  std::vector<double> sorted;
-  sorted.reserve(values.size());
-  for (const float v : values) sorted.push_back(static_cast<double>(v));
-  std::sort(sorted.begin(), sorted.end());
-  p.p50 = engine::nearest_rank_percentile(sorted.data(), sorted.size(), 50.0);
-  p.p99 = engine::nearest_rank_percentile(sorted.data(), sorted.size(), 99.0);
-  p.max = engine::nearest_rank_percentile(sorted.data(), sorted.size(), 100.0);
-  return p;
+CompareResult empty_result(const Scenario& scenario, std::uint64_t seed, std::uint64_t frames) {
+  CompareResult r;
+  r.scenario = scenario.name;
+  r.seed = seed;
+  r.frames = frames;
+  r.pooled.pooling = true;
+  r.heap.pooling = false;
+  // Reserved up front: a growing series must not count as the runs' allocations, nor cost time.
+  r.pooled.log = FrameLog(static_cast<std::size_t>(frames), 0);
+  r.heap.log = FrameLog(static_cast<std::size_t>(frames), 0);
+  return r;
 }
 
 void summarize(CompareSeries& series, const Simulation& sim) {
-  series.sim = percentiles_of(series.sim_ms);
-  series.heap_allocs_total = 0;
-  series.heap_allocs_max = 0;
-  for (const std::uint64_t a : series.allocations) {
-    series.heap_allocs_total += a;
-    series.heap_allocs_max = std::max(series.heap_allocs_max, a);
-  }
+  const FrameSummary frames = series.log.summary(false);
+  series.sim = frames.sim_ms;
+  series.heap_allocs_total = frames.heap_allocs_total;
+  series.heap_allocs_max = frames.heap_allocs_per_frame_max;
   const SimStats stats = sim.stats();
   series.growth_events = stats.growth_events;
   series.bytes_held = 0;
@@ -58,32 +54,25 @@ void summarize(CompareSeries& series, const Simulation& sim) {
 
 }  // namespace
 
+float CompareSeries::sim_ms(std::size_t step) const noexcept {
+  return static_cast<float>(log.frames().sample(step).ms[static_cast<std::size_t>(engine::FrameTimer::simulation)]);
+}
+
+std::uint64_t CompareSeries::allocations(std::size_t step) const noexcept {
+  return log.frames().sample(step).counters.allocations;
+}
+
 CompareRun::CompareRun(const Scenario& scenario, std::uint64_t seed, const Settings& settings, std::uint64_t frames)
-    : pooled_(make_run(scenario, seed, settings, true)), heap_(make_run(scenario, seed, settings, false)) {
-  result_.scenario = scenario.name;
-  result_.seed = seed;
-  result_.frames = frames;
-  result_.pooled.pooling = true;
-  result_.heap.pooling = false;
-  // Reserved up front: a growing series must not count as the runs' allocations, nor cost time.
-  for (CompareSeries* s : {&result_.pooled, &result_.heap}) {
-    s->sim_ms.reserve(static_cast<std::size_t>(frames));
-    s->allocations.reserve(static_cast<std::size_t>(frames));
-  }
+    : pooled_(make_run(scenario, seed, settings, true)),
+      heap_(make_run(scenario, seed, settings, false)),
+      result_(empty_result(scenario, seed, frames)),
+      // Never paced: the two runs are timed against each other.
+      pooled_loop_(*pooled_, &result_.pooled.log, nullptr, false),
+      heap_loop_(*heap_, &result_.heap.log, nullptr, false) {
   if (frames == 0) finish();
 }
 
 CompareRun::~CompareRun() = default;
-
-void CompareRun::step(Simulation& sim, CompareSeries& series) {
-  using clock = std::chrono::steady_clock;
-  const std::uint64_t allocs_before = heap_alloc_count();
-  const auto start = clock::now();
-  sim.step({});
-  const auto stop = clock::now();
-  series.allocations.push_back(heap_alloc_count() - allocs_before);
-  series.sim_ms.push_back(static_cast<float>(std::chrono::duration<double, std::milli>(stop - start).count()));
-}
 
 bool CompareRun::advance(double budget_ms) {
   using clock = std::chrono::steady_clock;
@@ -91,11 +80,11 @@ bool CompareRun::advance(double budget_ms) {
   while (!result_.done) {
     // The order flips every frame, so neither run always follows the other's cache traffic.
     if (next_frame_ % 2 == 0) {
-      step(*pooled_, result_.pooled);
-      step(*heap_, result_.heap);
+      pooled_loop_.step({});
+      heap_loop_.step({});
     } else {
-      step(*heap_, result_.heap);
-      step(*pooled_, result_.pooled);
+      heap_loop_.step({});
+      pooled_loop_.step({});
     }
     if (++next_frame_ >= result_.frames) finish();
     if (std::chrono::duration<double, std::milli>(clock::now() - start).count() >= budget_ms) break;

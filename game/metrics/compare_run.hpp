@@ -6,12 +6,16 @@
 // noisy neighbour or a clock change hits both alike (DESIGN.md, "Measuring"). Pooling
 // changes speed, never the game: both runs must end on the same state hash.
 //
+// Each run steps through its own StepLoop (step_loop.hpp: the one step loop) into its own
+// FrameLog, whose engine::FrameStats gives the percentiles, as in a headless run's report.
+//
 // The overlay advances a CompareRun a few milliseconds per rendered frame, so the window
 // stays responsive; `poolshot --headless --compare` runs it to the end at once.
 #include "frame_log.hpp"
 #include "scenario.hpp"
 #include "settings.hpp"
 #include "simulation.hpp"
+#include "step_loop.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -24,9 +28,11 @@ namespace game {
 
 struct CompareSeries {
   bool pooling = true;
-  std::vector<float> sim_ms;               // per step, oldest first
-  std::vector<std::uint64_t> allocations;  // operator new calls per step
-  Percentiles sim;                         // over sim_ms (filled when the run is done)
+  FrameLog log{1, 0};  // every step of the run (reserved for all of them by CompareRun)
+  std::size_t steps() const noexcept { return log.frames().size(); }  // recorded so far
+  float sim_ms(std::size_t step) const noexcept;                      // 0-based, oldest first
+  std::uint64_t allocations(std::size_t step) const noexcept;         // operator new calls
+  Percentiles sim;  // over every step's sim_ms (filled when the run is done)
   std::uint64_t heap_allocs_total = 0, heap_allocs_max = 0;
   std::uint64_t growth_events = 0;  // all pools (heap mode: pointer-array growths)
   std::size_t bytes_held = 0;       // all pools, at the end
@@ -58,11 +64,11 @@ class CompareRun {
   const CompareResult& result() const noexcept { return result_; }
 
  private:
-  void step(Simulation& sim, CompareSeries& series);
   void finish();
 
   std::unique_ptr<Simulation> pooled_, heap_;
   CompareResult result_;
+  StepLoop pooled_loop_, heap_loop_;  // record into result_.pooled.log / result_.heap.log
   std::uint64_t next_frame_ = 0;
 };
 

@@ -64,10 +64,10 @@ std::string growth_log_csv(const std::vector<GrowthRow>& log) {
 
 std::string compare_csv(const CompareResult& result) {
   std::string out = "frame,pooled_sim_ms,heap_sim_ms,pooled_heap_allocs,heap_heap_allocs\n";
-  const std::size_t rows = std::min(result.pooled.sim_ms.size(), result.heap.sim_ms.size());
+  const std::size_t rows = std::min(result.pooled.steps(), result.heap.steps());
   for (std::size_t i = 0; i < rows; ++i) {
-    append(out, "%zu,%.4f,%.4f,%" PRIu64 ",%" PRIu64 "\n", i + 1, static_cast<double>(result.pooled.sim_ms[i]),
-           static_cast<double>(result.heap.sim_ms[i]), result.pooled.allocations[i], result.heap.allocations[i]);
+    append(out, "%zu,%.4f,%.4f,%" PRIu64 ",%" PRIu64 "\n", i + 1, static_cast<double>(result.pooled.sim_ms(i)),
+           static_cast<double>(result.heap.sim_ms(i)), result.pooled.allocations(i), result.heap.allocations(i));
   }
   return out;
 }

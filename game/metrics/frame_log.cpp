@@ -9,23 +9,19 @@
 
 namespace game {
 
-FrameLog::FrameLog(std::size_t capacity, std::uint64_t warmup_frames) {
-  ring_.reserve(std::max<std::size_t>(1, capacity));
+FrameLog::FrameLog(std::size_t capacity, std::uint64_t warmup_frames) : frames_(std::max<std::size_t>(1, capacity), 1) {
   counts_.warmup_frames = warmup_frames;
   counts_.steady_from_frame = warmup_frames + 1;
 }
 
 void FrameLog::record(double sim_ms, double render_ms, std::uint64_t allocs, bool storage_grew) noexcept {
   const std::uint64_t frame = ++counts_.frames;
-  constexpr std::uint64_t kMaxAllocs = std::numeric_limits<std::uint32_t>::max();
-  const Sample s{static_cast<float>(sim_ms), static_cast<float>(render_ms),
-                 static_cast<std::uint32_t>(std::min(allocs, kMaxAllocs)), storage_grew};
-  if (ring_.size() < ring_.capacity()) {
-    ring_.push_back(s);
-  } else {
-    ring_[next_] = s;
-    next_ = (next_ + 1) % ring_.size();
-  }
+  frames_.begin_frame();
+  frames_.set_time(engine::FrameTimer::simulation, sim_ms);
+  frames_.set_time(engine::FrameTimer::render, render_ms);
+  frames_.set_allocations(allocs);
+  frames_.set_tag(storage_grew ? kFrameTagStorageGrew : std::uint8_t{0});
+  frames_.end_frame();
   counts_.heap_allocs_total += allocs;
   counts_.heap_allocs_per_frame_max = std::max(counts_.heap_allocs_per_frame_max, allocs);
   if (storage_grew) {
@@ -41,43 +37,25 @@ void FrameLog::record(double sim_ms, double render_ms, std::uint64_t allocs, boo
   steady_max_ = std::max(steady_max_, allocs);
 }
 
-Percentiles percentiles(std::vector<float> values) {
-  Percentiles p;
-  if (values.empty()) return p;
-  std::sort(values.begin(), values.end());
-  const auto at = [&](double q) {
-    // Nearest rank: the smallest value with at least q of the samples at or below it.
-    auto rank = static_cast<std::size_t>(q * static_cast<double>(values.size()) + 0.999999);
-    rank = std::clamp<std::size_t>(rank, 1, values.size());
-    return static_cast<double>(values[rank - 1]);
-  };
-  p.p50 = at(0.50);
-  p.p99 = at(0.99);
-  p.max = static_cast<double>(values.back());
-  return p;
-}
-
-FrameSummary FrameLog::summary() const {
+FrameSummary FrameLog::summary(bool with_series) const {
   FrameSummary s = counts_;
   s.heap_allocs_per_frame_max_steady = s.steady_frames > 0 ? static_cast<std::int64_t>(steady_max_) : -1;
-  s.timed_frames = ring_.size();
-  std::vector<float> sim, render, total;
-  sim.reserve(ring_.size());
-  render.reserve(ring_.size());
-  total.reserve(ring_.size());
-  s.series.reserve(ring_.size());
-  // Oldest first: once the ring has wrapped, the oldest sample sits at next_.
-  const std::uint64_t first_frame = counts_.frames - ring_.size() + 1;
-  for (std::size_t i = 0; i < ring_.size(); ++i) {
-    const Sample& x = ring_[(next_ + i) % ring_.size()];
-    sim.push_back(x.sim_ms);
-    render.push_back(x.render_ms);
-    total.push_back(x.sim_ms + x.render_ms);
-    s.series.push_back({first_frame + i, x.sim_ms, x.render_ms, x.allocs, x.grew});
+  s.timed_frames = frames_.size();
+  s.sim_ms = to_percentiles(frames_.summary(engine::FrameTimer::simulation));
+  s.render_ms = to_percentiles(frames_.summary(engine::FrameTimer::render));
+  s.total_ms = to_percentiles(frames_.cpu_summary());
+  if (!with_series) return s;
+  s.series.reserve(frames_.size());
+  const std::uint64_t first_frame = counts_.frames - frames_.size() + 1;
+  constexpr std::uint64_t kMaxAllocs = std::numeric_limits<std::uint32_t>::max();
+  constexpr auto sim = static_cast<std::size_t>(engine::FrameTimer::simulation);
+  constexpr auto render = static_cast<std::size_t>(engine::FrameTimer::render);
+  for (std::size_t i = 0; i < frames_.size(); ++i) {  // oldest first
+    const engine::FrameSample& x = frames_.sample(i);
+    s.series.push_back({first_frame + i, static_cast<float>(x.ms[sim]), static_cast<float>(x.ms[render]),
+                        static_cast<std::uint32_t>(std::min(x.counters.allocations, kMaxAllocs)),
+                        (x.counters.tag & kFrameTagStorageGrew) != 0});
   }
-  s.sim_ms = percentiles(std::move(sim));
-  s.render_ms = percentiles(std::move(render));
-  s.total_ms = percentiles(std::move(total));
   return s;
 }
 

@@ -1,10 +1,14 @@
 #pragma once
-// game::FrameLog: per-frame timings and allocation counts, kept in a buffer reserved up front
-// (recording never allocates), summarised as percentiles at the end of a run.
+// game::FrameLog: per-frame timings and allocation counts for the report and --frame-csv. The
+// frames themselves go into an engine::FrameStats (the one frame recorder, reserved up front:
+// recording never allocates), which also gives the percentiles; FrameLog adds the counts the
+// report needs over every frame (allocations, growths, the steady state).
 //
 // Steady state, as the report uses it: the frames after the warm-up (warmup_frames) that
 // also come after the last frame in which any store grew (a pool growth, or a pointer-array
 // growth in heap mode). heap_allocs.per_frame_max_steady is the worst such frame.
+#include <engine/frame_stats.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -12,12 +16,22 @@
 
 namespace game {
 
+// engine::FrameCounters::tag as the game sets it: bit flags, so a frame that is never tagged
+// (0) reads as pooled with no growth, never as a false heap span.
+inline constexpr std::uint8_t kFrameTagHeap = 1;         // pooling was off for the frame's steps
+inline constexpr std::uint8_t kFrameTagStorageGrew = 2;  // a store grew in the frame (FrameLog)
+
 struct Percentiles {
   double p50 = 0, p99 = 0, max = 0;
 };
 
-// Nearest-rank percentiles of `values` (all 0 when empty); sorts its copy, so not per frame.
-Percentiles percentiles(std::vector<float> values);
+// The game's name for engine::FrameStats' summaries (nearest rank, computed there).
+inline Percentiles to_percentiles(const engine::TimingSummary& s) noexcept { return {s.p50_ms, s.p99_ms, s.max_ms}; }
+// Nearest-rank percentiles of a series kept outside a FrameStats (engine::summarize_times;
+// sorts `values` in place; all 0 when empty).
+inline Percentiles percentiles_of(std::vector<double>& values) noexcept {
+  return to_percentiles(engine::summarize_times(values.data(), values.size()));
+}
 
 // One recorded frame, for the per-frame series (`poolshot --frame-csv FILE`, scripts/bench).
 struct FrameRecord {
@@ -51,16 +65,13 @@ class FrameLog {
   FrameLog(std::size_t capacity, std::uint64_t warmup_frames);
 
   void record(double sim_ms, double render_ms, std::uint64_t allocs, bool storage_grew) noexcept;
-  FrameSummary summary() const;  // allocates (sorts copies): call at the end, not per frame
+  // Allocates (the series): call at the end, not per frame. with_series false: no series.
+  FrameSummary summary(bool with_series = true) const;
+  // The recorded frames, oldest first (sample(i).ms, counters.allocations, tag), for a live view.
+  const engine::FrameStats& frames() const noexcept { return frames_; }
 
  private:
-  struct Sample {
-    float sim_ms, render_ms;
-    std::uint32_t allocs;
-    bool grew;
-  };
-  std::vector<Sample> ring_;
-  std::size_t next_ = 0;
+  engine::FrameStats frames_;
   FrameSummary counts_;
   std::uint64_t steady_max_ = 0;
 };

@@ -23,20 +23,6 @@ const char* refusal_consequence(PoolId id) noexcept {
   return "spawns fail";
 }
 
-// p50/p99/max of one column of the rows, through the shared scratch buffer.
-template <class Column>
-Percentiles column_percentiles(const std::vector<FrameRow>& rows, std::vector<double>& scratch, Column column) {
-  Percentiles p;
-  if (rows.empty()) return p;
-  scratch.clear();
-  for (const FrameRow& r : rows) scratch.push_back(static_cast<double>(column(r)));
-  std::sort(scratch.begin(), scratch.end());
-  p.p50 = engine::nearest_rank_percentile(scratch.data(), scratch.size(), 50.0);
-  p.p99 = engine::nearest_rank_percentile(scratch.data(), scratch.size(), 99.0);
-  p.max = scratch.back();
-  return p;
-}
-
 PoolView pool_view(PoolId id, const StoreStats& s, const PoolConfig& policy, const PoolRateMeter& rates) {
   PoolView v;
   v.id = id;
@@ -74,8 +60,7 @@ FrameRow frame_row(const engine::FrameSample& s, double budget_ms) {
   return r;
 }
 
-void fill_window(FrameWindow& w, std::vector<double>& scratch, const engine::FrameStats& frames,
-                 const OverlayViewOptions& view) {
+void fill_window(FrameWindow& w, const engine::FrameStats& frames, const OverlayViewOptions& view) {
   w.seconds = std::clamp(view.window_seconds, kMinWindowSeconds, kMaxWindowSeconds);
   w.budget_ms = view.budget_ms;
   w.rows.clear();
@@ -109,28 +94,23 @@ void fill_window(FrameWindow& w, std::vector<double>& scratch, const engine::Fra
     w.draw_calls_max = std::max(w.draw_calls_max, r.draw_calls);
     w.sprites_max = std::max(w.sprites_max, r.sprites);
   }
-  w.sim = column_percentiles(w.rows, scratch, [](const FrameRow& r) { return r.sim_ms; });
-  w.render = column_percentiles(w.rows, scratch, [](const FrameRow& r) { return r.render_ms; });
-  w.total = column_percentiles(w.rows, scratch, [](const FrameRow& r) { return r.total_ms(); });
+  // The percentiles over exactly the frames drawn, from the recorder itself.
+  const std::size_t first = frames.size() - count;
+  w.sim = to_percentiles(frames.summary(engine::FrameTimer::simulation, first, count));
+  w.render = to_percentiles(frames.summary(engine::FrameTimer::render, first, count));
+  w.total = to_percentiles(frames.cpu_summary(first, count));
 }
 
 bool heap_frame(const engine::FrameSample& s) noexcept { return (s.counters.tag & kFrameTagHeap) != 0; }
 
 // Sim percentiles of frames [first, last] (ages in the ring, oldest first).
-PoolingSpan span_stats(const engine::FrameStats& frames, std::size_t first, std::size_t last,
-                       std::vector<double>& scratch) {
+PoolingSpan span_stats(const engine::FrameStats& frames, std::size_t first, std::size_t last) {
   PoolingSpan span;
   span.found = true;
   span.first_frame = frames.sample(first).frame;
   span.last_frame = frames.sample(last).frame;
   span.frames = last - first + 1;
-  scratch.clear();
-  for (std::size_t i = first; i <= last; ++i)
-    scratch.push_back(frames.sample(i).ms[static_cast<std::size_t>(engine::FrameTimer::simulation)]);
-  std::sort(scratch.begin(), scratch.end());
-  span.sim.p50 = engine::nearest_rank_percentile(scratch.data(), scratch.size(), 50.0);
-  span.sim.p99 = engine::nearest_rank_percentile(scratch.data(), scratch.size(), 99.0);
-  span.sim.max = scratch.back();
+  span.sim = to_percentiles(frames.summary(engine::FrameTimer::simulation, first, span.frames));
   return span;
 }
 
@@ -138,9 +118,8 @@ double ratio_of(double heap, double pooled) noexcept { return pooled > 0 ? heap 
 
 }  // namespace
 
-PoolingSpans pooling_spans(const engine::FrameStats& frames, std::vector<double>& scratch) {
+PoolingSpans pooling_spans(const engine::FrameStats& frames) {
   PoolingSpans spans;
-  if (scratch.capacity() < frames.window()) scratch.reserve(frames.window());
   // Newest first: each run of equal tags is a span; the first run of each kind is its newest.
   std::size_t end = frames.size();  // one past the run being walked
   while (end > 0 && !(spans.pooled.found && spans.heap.found)) {
@@ -148,7 +127,7 @@ PoolingSpans pooling_spans(const engine::FrameStats& frames, std::vector<double>
     std::size_t begin = end - 1;
     while (begin > 0 && heap_frame(frames.sample(begin - 1)) == heap) --begin;
     PoolingSpan& span = heap ? spans.heap : spans.pooled;
-    if (!span.found) span = span_stats(frames, begin, end - 1, scratch);
+    if (!span.found) span = span_stats(frames, begin, end - 1);
     end = begin;
   }
   if (spans.pooled.found && spans.heap.found) {
@@ -199,8 +178,8 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& src, const 
   model.growth_events = stats.growth_events;
   model.rebuilds = stats.rebuilds;
   model.growth_log_dropped = src.sim.growth_log_dropped();
-  fill_window(model.window, model.scratch, src.frames, view);
-  model.spans = pooling_spans(src.frames, model.scratch);
+  fill_window(model.window, src.frames, view);
+  model.spans = pooling_spans(src.frames);
   const engine::FrameSample* latest = src.frames.latest();
   model.latest = latest ? frame_row(*latest, view.budget_ms) : FrameRow{};
   if (!model.window.rows.empty()) model.latest.grew = model.window.rows.back().grew;

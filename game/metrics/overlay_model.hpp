@@ -27,10 +27,6 @@ namespace game {
 inline constexpr double kFrameBudgetMs = 1000.0 / 60.0;
 inline constexpr double kMinWindowSeconds = 2, kMaxWindowSeconds = 20, kDefaultWindowSeconds = 10;
 
-// engine::FrameCounters::tag as the game sets it every frame (GameApp, OverlayRecorder):
-// bit flags, so a frame that is never tagged (0) reads as pooled, never as a false heap span.
-inline constexpr std::uint8_t kFrameTagHeap = 1;  // pooling was off for the frame's steps
-
 struct OverlayViewOptions {
   double window_seconds = kDefaultWindowSeconds;  // clamped to 2..20
   double budget_ms = kFrameBudgetMs;              // the line on the graph; frames above it are marked
@@ -78,7 +74,7 @@ struct FrameWindow {
   double covered_seconds = 0;  // what the frames in it add up to
   double budget_ms = kFrameBudgetMs;
   std::vector<FrameRow> rows;      // oldest first
-  Percentiles sim, render, total;  // nearest rank, over rows
+  Percentiles sim, render, total;  // nearest rank, over rows (engine::FrameStats' summaries)
   std::size_t over_budget = 0;     // rows over the budget
   std::size_t growth_frames = 0;   // rows in which some pool grew
   std::size_t heap_frames = 0;     // rows with pooling off (the graph shades them)
@@ -115,7 +111,6 @@ struct OverlayModel {
   FrameRow latest;     // the newest committed frame
   CapacityAdvices advice{};
   AdvisorOptions advisor_options;
-  std::vector<double> scratch;  // reused by update_overlay_model for percentiles
 };
 
 struct OverlaySources {
@@ -133,8 +128,8 @@ std::size_t window_frame_count(const engine::FrameStats& frames, double window_s
                                double fixed_frame_seconds) noexcept;
 
 // The newest pooled and heap spans among `frames` (by their tags) with their simulation
-// percentiles. scratch: reused (reserved to frames.window() once), so no allocation per call.
-PoolingSpans pooling_spans(const engine::FrameStats& frames, std::vector<double>& scratch);
+// percentiles (FrameStats' own summaries: no allocation per call).
+PoolingSpans pooling_spans(const engine::FrameStats& frames);
 
 // "bullets: at max capacity 4096, spawns refused: 1234 - your guns stop firing" into out;
 // returns false (and writes "") when the pool is not refusing spawns.

@@ -73,7 +73,7 @@ void PhaseRecorder::set_render_ms(std::uint64_t step, double ms) noexcept {
 std::vector<PhaseSummary> PhaseRecorder::summaries() const {
   std::vector<PhaseSummary> out;
   out.reserve(phases_.size());
-  std::vector<float> sim, render, allocs;
+  std::vector<double> sim, render, allocs;  // percentiles_of sorts them in place
   for (std::size_t i = 0; i < phases_.size(); ++i) {
     const std::size_t end = i + 1 < phases_.size() ? phases_[i + 1].first_sample : samples_.size();
     sim.clear();
@@ -83,12 +83,12 @@ std::vector<PhaseSummary> PhaseRecorder::summaries() const {
     for (std::size_t k = phases_[i].first_sample; k < end; ++k) {
       sim.push_back(samples_[k].sim_ms);
       render.push_back(samples_[k].render_ms);
-      allocs.push_back(static_cast<float>(samples_[k].allocs));
+      allocs.push_back(static_cast<double>(samples_[k].allocs));
       s.heap_allocs_max = std::max<std::uint64_t>(s.heap_allocs_max, samples_[k].allocs);
     }
-    s.sim_ms = percentiles(sim);
-    s.render_ms = percentiles(render);
-    s.heap_allocs_p50 = static_cast<std::uint64_t>(percentiles(allocs).p50);
+    s.sim_ms = percentiles_of(sim);
+    s.render_ms = percentiles_of(render);
+    s.heap_allocs_p50 = static_cast<std::uint64_t>(percentiles_of(allocs).p50);
     out.push_back(s);
   }
   return out;

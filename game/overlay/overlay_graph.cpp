@@ -38,8 +38,9 @@ using namespace graph_detail;
 
 ScreenRect draw_compare_graph(const CompareResult& r, float height, double budget_ms, std::vector<ImVec2>& pts) {
   float top = 0;
-  for (const float v : r.pooled.sim_ms) top = std::max(top, v);
-  for (const float v : r.heap.sim_ms) top = std::max(top, v);
+  for (const CompareSeries* s : {&r.pooled, &r.heap}) {
+    for (std::size_t i = 0; i < s->steps(); ++i) top = std::max(top, s->sim_ms(i));
+  }
   // As on the frame graph: once both runs are done, a lone hitch runs off the top instead
   // of flattening both lines (the table gives its height).
   if (r.done) top = std::min(top, static_cast<float>(std::max(r.pooled.sim.p99, r.heap.sim.p99) * 1.5));
@@ -51,12 +52,12 @@ ScreenRect draw_compare_graph(const CompareResult& r, float height, double budge
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (const CompareSeries* s : {&r.heap, &r.pooled}) {  // pooled last: it is usually lower
     pts.clear();
-    const std::size_t n = s->sim_ms.size();
+    const std::size_t n = s->steps();
     for (std::size_t c = 0; c < columns; ++c) {
       const std::size_t a = c * slots / columns, b = std::max(a + 1, (c + 1) * slots / columns);
       if (a >= n) break;  // a run in progress: draw what exists
       float worst = 0;
-      for (std::size_t i = a; i < b && i < n; ++i) worst = std::max(worst, s->sim_ms[i]);
+      for (std::size_t i = a; i < b && i < n; ++i) worst = std::max(worst, s->sim_ms(i));
       pts.emplace_back(plot.x(c), plot.y(static_cast<double>(worst)));
     }
     if (pts.size() >= 2) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s->pooling ? pooled : heap, 0, 2.0f);

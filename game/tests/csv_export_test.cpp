@@ -96,8 +96,8 @@ TEST(CsvExport, CompareHasBothSeriesSideBySide) {
   settings.autofire = true;
   const CompareResult r = run_compare(test::repo_scenario("default.json"), 4, settings, 90);
   ASSERT_TRUE(r.done);
-  ASSERT_EQ(r.pooled.sim_ms.size(), 90u);
-  ASSERT_EQ(r.heap.sim_ms.size(), 90u);
+  ASSERT_EQ(r.pooled.steps(), 90u);
+  ASSERT_EQ(r.heap.steps(), 90u);
   const auto lines = lines_of(compare_csv(r));
   ASSERT_EQ(lines.size(), 91u);
   EXPECT_EQ(lines[0], "frame,pooled_sim_ms,heap_sim_ms,pooled_heap_allocs,heap_heap_allocs");

@@ -34,8 +34,7 @@ TEST(PoolingSpans, NewestSpanOfEachKindWithExactPercentilesAndRatio) {
   for (int i = 0; i < 100; ++i) push(frames, 7.0, false);  // an older pooled span
   push_permutation(frames, 0.04, true);                    // frames 200..299: heap
   push_permutation(frames, 0.01, false);                   // frames 300..399: pooled, current
-  std::vector<double> scratch;
-  const PoolingSpans s = pooling_spans(frames, scratch);
+  const PoolingSpans s = pooling_spans(frames);
 
   ASSERT_TRUE(s.pooled.found);
   EXPECT_EQ(s.pooled.first_frame, 300u);
@@ -63,8 +62,7 @@ TEST(PoolingSpans, CurrentHeapSpanCountsAndAOneFrameSpanIsASpan) {
   push(frames, 3.0, true);                              // frame 10: heap for one frame
   push(frames, 2.0, false);                             // frame 11: pooled for one frame, the newest pooled span
   for (int i = 0; i < 5; ++i) push(frames, 6.0, true);  // frames 12..16: heap, still running
-  std::vector<double> scratch;
-  const PoolingSpans s = pooling_spans(frames, scratch);
+  const PoolingSpans s = pooling_spans(frames);
   EXPECT_EQ(s.pooled.first_frame, 11u);
   EXPECT_EQ(s.pooled.frames, 1u);
   EXPECT_DOUBLE_EQ(s.pooled.sim.max, 2.0);
@@ -76,13 +74,12 @@ TEST(PoolingSpans, CurrentHeapSpanCountsAndAOneFrameSpanIsASpan) {
 TEST(PoolingSpans, WithoutAHeapSpanThereIsNoRatio) {
   engine::FrameStats frames(32);
   for (int i = 0; i < 20; ++i) push(frames, 1.0, false);
-  std::vector<double> scratch;
-  const PoolingSpans s = pooling_spans(frames, scratch);
+  const PoolingSpans s = pooling_spans(frames);
   EXPECT_TRUE(s.pooled.found);
   EXPECT_FALSE(s.heap.found);
   EXPECT_DOUBLE_EQ(s.ratio.p50, 0.0);
   EXPECT_DOUBLE_EQ(s.ratio.max, 0.0);
-  const PoolingSpans none = pooling_spans(engine::FrameStats(8), scratch);
+  const PoolingSpans none = pooling_spans(engine::FrameStats(8));
   EXPECT_FALSE(none.pooled.found);
   EXPECT_FALSE(none.heap.found);
 }
@@ -91,21 +88,18 @@ TEST(PoolingSpans, ASpanOlderThanTheRingIsCutAtItsOldestKeptFrame) {
   engine::FrameStats frames(50);
   for (int i = 0; i < 80; ++i) push(frames, 4.0, true);  // frames 0..79, 40..79 kept
   for (int i = 0; i < 10; ++i) push(frames, 1.0, false);
-  std::vector<double> scratch;
-  const PoolingSpans s = pooling_spans(frames, scratch);
+  const PoolingSpans s = pooling_spans(frames);
   EXPECT_EQ(s.heap.first_frame, 40u);
   EXPECT_EQ(s.heap.frames, 40u);
   EXPECT_DOUBLE_EQ(s.ratio.p50, 4.0);
 }
 
-TEST(PoolingSpans, RefreshingAllocatesNothingOnceTheScratchIsReserved) {
+TEST(PoolingSpans, RefreshingAllocatesNothing) {
   engine::FrameStats frames(kOverlayStatsFrames);
   for (std::size_t i = 0; i < kOverlayStatsFrames; ++i)
     push(frames, 1.0 + static_cast<double>(i % 7), (i / 300) % 2 == 1);
-  std::vector<double> scratch;
-  (void)pooling_spans(frames, scratch);  // reserves
   const std::uint64_t before = heap_alloc_count();
-  const PoolingSpans s = pooling_spans(frames, scratch);
+  const PoolingSpans s = pooling_spans(frames);
   EXPECT_EQ(heap_alloc_count() - before, 0u);
   EXPECT_TRUE(s.heap.found && s.pooled.found);
 }

@@ -1,11 +1,13 @@
 #pragma once
 // engine::Application: owns the window, GL, ImGui, the sprite renderer, input and frame
-// stats, and runs the fixed-step loop, calling the game through AppHooks. The three ways
-// to run share this one loop:
+// stats, and runs the fixed-step loop, calling the game through AppHooks. The two ways to
+// run share this one loop:
 //   windowed   a real window (default)
 //   offscreen  SDL's offscreen driver: real GL through EGL, pixels identical to a window,
 //              nothing on screen (also what SDL_VIDEODRIVER=offscreen gives "windowed")
-//   headless   no SDL video, no GL, no ImGui: fixed steps only, as fast as possible
+// A run with no video at all is the game's own: game::StepLoop (game/metrics/step_loop.hpp)
+// steps the simulation with the counters a headless report needs, so the runtime keeps no
+// second, headless loop.
 //
 // Per frame (windowed/offscreen):
 //   events -> ImGui first, then InputMapper (minus what ImGui captured)
@@ -33,7 +35,7 @@
 
 namespace engine {
 
-enum class RunMode : std::uint8_t { windowed, offscreen, headless };
+enum class RunMode : std::uint8_t { windowed, offscreen };
 
 struct AppConfig {
   std::string name = "poolshot";   // prefix of every line the runtime prints
@@ -79,7 +81,7 @@ class AppHooks {
  public:
   virtual ~AppHooks() = default;
   virtual void fixed_update(const InputState& input, double dt) = 0;  // one simulation step
-  virtual void render(RenderContext& context) = 0;                    // not called headless
+  virtual void render(RenderContext& context) = 0;                    // once per frame
   virtual void hud() {}                                               // ImGui, every frame (menus, score)
   virtual void imgui() {}                                             // overlay; only while visible
   virtual bool wants_quit() const { return false; }                   // checked after the steps
@@ -107,7 +109,7 @@ class Application {
   const AppConfig& config() const noexcept { return config_; }
   RunMode mode() const noexcept { return config_.mode; }
   bool has_video() const noexcept { return window_.is_open(); }
-  bool deterministic() const noexcept { return config_.deterministic_time || config_.mode == RunMode::headless; }
+  bool deterministic() const noexcept { return config_.deterministic_time; }
   std::uint64_t frame_index() const noexcept { return frame_index_; }  // rendered/loop frames so far
   std::uint64_t sim_steps() const noexcept { return sim_steps_done_; }
 
@@ -133,7 +135,6 @@ class Application {
  private:
   using Clock = std::chrono::steady_clock;
   Status init_video();
-  int run_headless(AppHooks& hooks);
   int run_video(AppHooks& hooks);
   void poll_events();
   void apply_runtime_actions(const InputState& input);

@@ -1,7 +1,7 @@
 #pragma once
 // engine::FixedStepClock: turns variable frame times into a whole number of fixed
 // simulation steps plus an interpolation factor for rendering. Also owns pause and
-// single-step, so every caller (window, offscreen, headless) gets the same rules.
+// single-step, so every caller (window, offscreen, deterministic runs) gets the same rules.
 #include <cstdint>
 
 namespace engine {

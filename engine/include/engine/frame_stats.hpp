@@ -2,9 +2,14 @@
 // engine::FrameStats: raw per-frame times and counters over a sliding window, exact
 // percentiles, and the game's events stamped with the frame they happened on.
 // Raw samples, never a moving average: a single 40 ms hitch must show up in max and p99,
-// not be smeared across the next second. Everything is preallocated by the constructor
-// (and set_window); recording a frame, an event or asking for a summary never allocates.
+// not be smeared across the next second. Everything is reserved by the constructor (and
+// set_window); recording a frame, an event or asking for a summary never allocates. The ring
+// is reserved, not filled, so a big window costs memory only as frames arrive.
 // Not thread-safe: one thread records and reads.
+//
+// The one frame recorder: the runtime's frames, the game's headless FrameLog, each run of
+// the A/B compare and the overlay's window and spans all keep their frames in a FrameStats,
+// and every percentile they show comes from summarize_times() below.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -73,12 +78,16 @@ class FrameStats {
   const FrameSample& open_frame() const noexcept { return open_; }    // the frame in progress
 
   // The committed window, oldest first: sample(0) is the oldest, sample(size()-1) the latest.
-  std::size_t window() const noexcept { return samples_.size(); }
+  std::size_t window() const noexcept { return window_; }
   std::size_t size() const noexcept { return count_; }
   const FrameSample& sample(std::size_t age_index) const noexcept;
   const FrameSample* latest() const noexcept;  // nullptr before the first end_frame
 
   TimingSummary summary(FrameTimer timer) const noexcept;  // exact, over the window
+  // Over `count` committed frames from age `first` (clamped to what is there).
+  TimingSummary summary(FrameTimer timer, std::size_t first, std::size_t count) const noexcept;
+  // Simulation + render per frame (the CPU work a frame's budget is for), over the same range.
+  TimingSummary cpu_summary(std::size_t first = 0, std::size_t count = SIZE_MAX) const noexcept;
   // Copies one timer's series (oldest first) into out, for a plot; returns how many.
   std::size_t copy_series(FrameTimer timer, float* out, std::size_t capacity) const noexcept;
 
@@ -88,14 +97,18 @@ class FrameStats {
   std::uint64_t events_recorded() const noexcept { return events_recorded_; }
   std::uint64_t events_overwritten() const noexcept;
 
-  void set_window(std::size_t window_frames);  // reallocates and clears: not for every frame
+  void set_window(std::size_t window_frames);  // reserves and clears: not for every frame
   void clear() noexcept;                       // drops samples and events, keeps capacities
 
  private:
-  std::vector<FrameSample> samples_;  // ring, size == window
-  std::size_t head_ = 0;              // where the next sample goes
+  template <class Value>
+  TimingSummary summarize(std::size_t first, std::size_t count, Value value) const noexcept;
+
+  std::vector<FrameSample> samples_;  // ring: fills up to window_ (reserved), then wraps
+  std::size_t window_ = 1;
+  std::size_t head_ = 0;  // where the next sample goes once the ring is full
   std::size_t count_ = 0;
-  mutable std::vector<double> scratch_;  // sorted copy for percentiles, size == window
+  mutable std::vector<double> scratch_;  // sorted copy for percentiles, reserved to window_
   std::vector<FrameEvent> events_;       // ring
   std::size_t event_head_ = 0;
   std::size_t event_count_ = 0;
@@ -107,5 +120,10 @@ class FrameStats {
 // Nearest-rank percentile of an ascending series: the smallest value with at least
 // percent% of the samples at or below it. percent in (0, 100]; 0 for an empty series.
 double nearest_rank_percentile(const double* sorted, std::size_t count, double percent) noexcept;
+
+// p50, p99 and max of `values` by nearest rank; sorts them in place. The one place a frame
+// time percentile is computed: FrameStats' summaries call it, and so does any series kept
+// elsewhere (the report's phases).
+TimingSummary summarize_times(double* values, std::size_t count) noexcept;
 
 }  // namespace engine

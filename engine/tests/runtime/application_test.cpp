@@ -143,49 +143,32 @@ engine::Image load(const std::string& path) {
   EXPECT_TRUE(test_support::near(test_support::rgb_at(img, x, y), expected)) \
       << "pixel (" << (x) << "," << (y) << ") is " << test_support::to_string(test_support::rgb_at(img, x, y))
 
-// ---------------------------------------------------------------- headless
+// ---------------------------------------------------------------- offscreen
 
-TEST(ApplicationHeadless, RunsExactlyMaxFramesStepsWithNoVideoAtAll) {
-  AppConfig config;
-  config.mode = RunMode::headless;
-  config.max_frames = 60;
-  Application app(config);
-  ScriptedGame game;
-  game.app = &app;
-  EXPECT_EQ(app.run(game), 0);
-  EXPECT_EQ(game.step_inputs.size(), 60u);
-  EXPECT_EQ(app.sim_steps(), 60u);
-  EXPECT_EQ(game.renders, 0);
-  EXPECT_EQ(game.imgui_calls, 0);
-  EXPECT_FALSE(app.has_video());
-  EXPECT_EQ(SDL_WasInit(SDL_INIT_VIDEO), 0u);
-  for (double dt : game.step_dts) EXPECT_DOUBLE_EQ(dt, 1.0 / 60.0);
-  EXPECT_EQ(app.stats().size(), 60u);  // one stats frame per step
-  ASSERT_NE(app.stats().latest(), nullptr);
-  EXPECT_EQ(app.stats().latest()->counters.sim_steps, 1u);
-}
-
-TEST(ApplicationHeadless, StopsWhenTheGameWantsToQuit) {
-  AppConfig config;
-  config.mode = RunMode::headless;
+// (The runtime has no headless mode: a game's headless run is its own step loop, e.g.
+// game::StepLoop. What the headless tests pinned, the stop rules, holds offscreen.)
+TEST(ApplicationOffscreen, StopsWhenTheGameWantsToQuit) {
+  AppConfig config = offscreen_config();
   Application app(config);
   ScriptedGame game;
   game.quit_after_steps = 7;
-  EXPECT_EQ(app.run(game), 0);
+  int code = -1;
+  RUN_OR_SKIP(app, game, code);
+  EXPECT_EQ(code, 0);
   EXPECT_EQ(game.step_inputs.size(), 7u);
+  EXPECT_EQ(app.sim_steps(), 7u);
 }
 
-TEST(ApplicationHeadless, ZeroFramesRunsNothing) {
-  AppConfig config;
-  config.mode = RunMode::headless;
+TEST(ApplicationOffscreen, ZeroFramesRunsNoStep) {
+  AppConfig config = offscreen_config();
   config.max_frames = 0;
   Application app(config);
   ScriptedGame game;
-  EXPECT_EQ(app.run(game), 0);
+  int code = -1;
+  RUN_OR_SKIP(app, game, code);
+  EXPECT_EQ(code, 0);
   EXPECT_TRUE(game.step_inputs.empty());
 }
-
-// ---------------------------------------------------------------- offscreen
 
 TEST(ApplicationOffscreen, ScreenshotShowsSpritesAndTheOverlay) {
   AppConfig config = offscreen_config();

@@ -182,6 +182,7 @@ TEST(FrameStats, RecordingAndSummarisingNeverAllocate) {
     stats.end_frame();
     const engine::TimingSummary s = stats.summary(FrameTimer::simulation);
     EXPECT_GT(s.samples, 0u);
+    EXPECT_GT(stats.cpu_summary(stats.size() / 2, 300).samples, 0u);
   }
   float series[600];
   EXPECT_EQ(stats.copy_series(FrameTimer::frame, series, 600), 600u);
@@ -200,6 +201,40 @@ TEST(FrameStats, SetWindowResizesAndClears) {
   push_frame(stats, 5, 0, 0);
   EXPECT_DOUBLE_EQ(stats.summary(FrameTimer::simulation).max_ms, 5.0);
   EXPECT_EQ(stats.size(), 1u);
+}
+
+// The game's views (the overlay's window and spans, FrameLog's total) summarise a range of
+// the ring, by age, and simulation + render per frame.
+TEST(FrameStats, RangeSummariesCoverExactlyTheirFrames) {
+  FrameStats stats(16);
+  for (int i = 1; i <= 10; ++i) push_frame(stats, i, 0.5, 20);
+  const engine::TimingSummary middle = stats.summary(FrameTimer::simulation, 2, 3);  // frames 3, 4, 5
+  EXPECT_EQ(middle.samples, 3u);
+  EXPECT_DOUBLE_EQ(middle.p50_ms, 4.0);
+  EXPECT_DOUBLE_EQ(middle.max_ms, 5.0);
+  EXPECT_DOUBLE_EQ(stats.cpu_summary().max_ms, 10.5);
+  EXPECT_DOUBLE_EQ(stats.cpu_summary(0, 1).p50_ms, 1.5);
+  EXPECT_EQ(stats.summary(FrameTimer::simulation, 8, 100).samples, 2u) << "clamped to what is there";
+  EXPECT_EQ(stats.summary(FrameTimer::simulation, 20, 5).samples, 0u);
+}
+
+TEST(FrameStats, RangesOfAWrappedRingStartAtTheOldestFrame) {
+  FrameStats stats(4);
+  for (int i = 1; i <= 6; ++i) push_frame(stats, i, 0, 0);  // keeps 3, 4, 5, 6
+  EXPECT_DOUBLE_EQ(stats.sample(0).ms[0], 3.0);
+  const engine::TimingSummary s = stats.summary(FrameTimer::simulation, 1, 2);  // 4, 5
+  EXPECT_DOUBLE_EQ(s.p50_ms, 4.0);
+  EXPECT_DOUBLE_EQ(s.max_ms, 5.0);
+}
+
+TEST(FrameStats, SummarizeTimesIsTheNearestRankRule) {
+  double values[] = {30, 10, 20, 40};
+  const engine::TimingSummary s = engine::summarize_times(values, 4);
+  EXPECT_DOUBLE_EQ(s.p50_ms, 20.0);
+  EXPECT_DOUBLE_EQ(s.p99_ms, 40.0);
+  EXPECT_DOUBLE_EQ(s.max_ms, 40.0);
+  EXPECT_DOUBLE_EQ(values[0], 10.0) << "sorted in place";
+  EXPECT_EQ(engine::summarize_times(nullptr, 0).samples, 0u);
 }
 
 }  // namespace

@@ -1,0 +1,78 @@
+#include "step_loop.hpp"
+
+#include "alloc_counter.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+namespace game {
+
+namespace {
+
+std::atomic<bool> g_pacing{false};
+
+}  // namespace
+
+void set_pacing(bool on) noexcept { g_pacing.store(on, std::memory_order_relaxed); }
+
+void pace_after_step(double step_ms) noexcept {
+  if (!g_pacing.load(std::memory_order_relaxed) || !(step_ms > 0)) return;
+  // 90 % duty at most: under the 95 % real-time budget with room for the bookkeeping.
+  std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(step_ms / 9));
+}
+
+std::uint64_t count_step_allocations(Simulation& sim, const Input& input) {
+  const std::uint64_t before = heap_alloc_count();
+  sim.step(input);
+  return heap_alloc_count() - before;
+}
+
+StepObservers::StepObservers(std::initializer_list<StepObserver*> observers) noexcept {
+  std::size_t n = 0;
+  for (StepObserver* o : observers) {
+    if (o && n < observers_.size()) observers_[n++] = o;
+  }
+}
+
+void StepObservers::before_step() {
+  for (StepObserver* o : observers_) {
+    if (o) o->before_step();
+  }
+}
+
+void StepObservers::after_step(const Simulation& sim, const SimStats& after, double sim_ms, std::uint64_t allocations) {
+  for (StepObserver* o : observers_) {
+    if (o) o->after_step(sim, after, sim_ms, allocations);
+  }
+}
+
+StepLoop::StepLoop(Simulation& sim, FrameLog* log, StepObserver* observer, bool paced)
+    : sim_(sim), log_(log), observer_(observer), paced_(paced), growth_events_(sim.stats().growth_events) {}
+
+StepResult StepLoop::step(const Input& input) {
+  if (observer_) observer_->before_step();
+  return timed_step(input);
+}
+
+StepResult StepLoop::timed_step(const Input& input) {
+  using clock = std::chrono::steady_clock;
+  const std::uint64_t allocs_before = heap_alloc_count();
+  const auto start = clock::now();
+  sim_.step(input);
+  const auto stop = clock::now();
+  StepResult r;
+  r.allocations = heap_alloc_count() - allocs_before;
+  // Bookkeeping after the clock stopped and the allocations were counted: not measured.
+  r.sim_ms = std::chrono::duration<double, std::milli>(stop - start).count();
+  const SimStats after = sim_.stats();
+  r.storage_grew = after.growth_events != growth_events_;
+  growth_events_ = after.growth_events;
+  ++steps_;
+  if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.storage_grew);
+  if (observer_) observer_->after_step(sim_, after, r.sim_ms, r.allocations);
+  if (paced_) pace_after_step(r.sim_ms);
+  return r;
+}
+
+}  // namespace game
