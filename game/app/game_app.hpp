@@ -3,11 +3,13 @@
 // device state onto game::Input and the runtime's actions through the game's own bindings
 // (input_bindings.hpp), places the frame's camera before the steps (frame_camera.hpp), steps
 // the Simulation, hands its sprites to the batch, logs per-frame timings and allocations for
-// the report, records pool growths and rates for the debug overlay, and draws a small HUD (score, lives, wave), the
-// title / pause / game-over screens (GameFlow, flow_screens.cpp) and the overlay (F1) with ImGui. The overlay docks at
-// the right edge, full height; the playfield is scaled into the rest of the window and the sprites are clipped to it,
-// so nothing of the game hides under the panel. With a ScriptPlayer the script replaces the device input for the
-// simulation (the runtime's own keys, F1, pause, step, quit, still work) and applies its settings changes.
+// the report, records pool growths and rates for the debug overlay, and draws a small HUD
+// (score, lives, wave), the title / pause / game-over screens (GameFlow, flow_screens.cpp)
+// and the overlay (F1) with ImGui.
+// The overlay docks at the right edge, full height; the playfield is scaled into the rest of
+// the window and the sprites are clipped to it, so nothing of the game hides under the panel.
+// With a ScriptPlayer the script replaces the device input for the simulation (the runtime's
+// own keys, F1, pause, step, quit, still work) and applies its settings changes.
 #include "best_score.hpp"
 #include "compare_run.hpp"
 #include "game_audio.hpp"

@@ -1,8 +1,8 @@
 #pragma once
 // engine::InputState and engine::InputMapper: keyboard, mouse and gamepads as device state,
 // in the engine's own terms (scancodes, window pixels, SDL's controller buttons and axes).
-// The engine knows no game verbs: which key fires, pauses or quits is the game's binding
-// (poolshot's are in game/app/input_bindings.hpp). The engine only acts on the window
+// The engine knows no game verbs: what a key or button does is the game's binding (poolshot's
+// are in game/app/input_bindings.hpp). The engine only acts on the window
 // closing, and on the RuntimeActions the game's hooks hand back (application.hpp).
 //
 // Edges: every press is recorded twice, once in step_edges (cleared after each fixed step,
