@@ -148,12 +148,12 @@ void Application::poll_events() {
   }
 }
 
-void Application::apply_runtime_actions(const InputState& input) {
-  if (input.pause_pressed) clock_.toggle_pause();
-  if (input.step_pressed) clock_.request_single_step();
-  if (input.overlay_pressed) overlay_visible_ = !overlay_visible_;
-  if (input.fullscreen_pressed) window_.toggle_fullscreen();
-  if (input.quit_requested) quit_requested_ = true;
+void Application::apply_runtime_actions(const InputState& input, const RuntimeActions& actions) {
+  if (actions.toggle_pause) clock_.toggle_pause();
+  if (actions.single_step) clock_.request_single_step();
+  if (actions.toggle_overlay) overlay_visible_ = !overlay_visible_;
+  if (actions.toggle_fullscreen) window_.toggle_fullscreen();
+  if (actions.quit || input.window_closed) quit_requested_ = true;
   input_.clear_frame_edges();
 }
 
@@ -169,8 +169,9 @@ int Application::run_video(AppHooks& hooks) {
     poll_events();
     const glm::ivec2 size = window_.window_size();
     camera_.viewport = {static_cast<float>(std::max(size.x, 1)), static_cast<float>(std::max(size.y, 1))};
-    InputState input = input_.state(camera_);
-    apply_runtime_actions(input);
+    InputState input = input_.state();
+    apply_runtime_actions(input, hooks.runtime_actions(input));
+    hooks.place_camera(camera_, size);  // the frame's camera, fixed before any step reads it
 
     // Quit asked outside a step (overlay button, request_quit() in render): no more
     // simulation, but this frame is still drawn so it can be the screenshot.
@@ -179,7 +180,7 @@ int Application::run_video(AppHooks& hooks) {
     const std::uint32_t steps = stopping ? 0u : steps_allowed(advanced);
     const auto sim_start = Clock::now();
     for (std::uint32_t i = 0; i < steps; ++i) {
-      input = input_.state(camera_);
+      input = input_.state();
       input.paused = clock_.paused();
       hooks.fixed_update(input, config_.step_seconds);
       input_.clear_step_edges();  // a press is seen by exactly one step
@@ -205,7 +206,7 @@ int Application::run_video(AppHooks& hooks) {
 
 Status Application::render_frame(AppHooks& hooks, bool last_frame) {
   const auto render_start = Clock::now();
-  last_input_ = input_.state(camera_);
+  last_input_ = input_.state();
   last_input_.paused = clock_.paused();
   last_input_.gamepads = input_.gamepad_count();
   batch_.clear();

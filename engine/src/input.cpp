@@ -16,11 +16,6 @@ float axis_value(Sint16 raw, int axis) {
   return trigger ? std::max(v, 0.0f) : v;
 }
 
-glm::vec2 clamp_length(glm::vec2 v, float max_length) {
-  const float len = std::sqrt(v.x * v.x + v.y * v.y);
-  return len > max_length ? v * (max_length / len) : v;
-}
-
 }  // namespace
 
 glm::vec2 apply_deadzone(glm::vec2 stick, float deadzone) noexcept {
@@ -58,10 +53,17 @@ int InputMapper::gamepad_count() const noexcept {
       std::count_if(gamepads_.begin(), gamepads_.end(), [](const Gamepad& p) { return p.instance_id >= 0; }));
 }
 
+void InputMapper::set_shortcut_keys(std::initializer_list<SDL_Scancode> keys) noexcept {
+  shortcut_keys_.reset();
+  for (SDL_Scancode sc : keys) {
+    if (sc >= 0 && sc < SDL_NUM_SCANCODES) shortcut_keys_.set(static_cast<std::size_t>(sc));
+  }
+}
+
 bool InputMapper::handle_event(const SDL_Event& event, InputCapture capture) {
   switch (event.type) {
     case SDL_QUIT:
-      quit_edge_ = true;
+      window_closed_ = true;
       return true;
     case SDL_WINDOWEVENT:
       if (event.window.event == SDL_WINDOWEVENT_FOCUS_LOST) {
@@ -75,15 +77,17 @@ bool InputMapper::handle_event(const SDL_Event& event, InputCapture capture) {
     case SDL_MOUSEMOTION:
       if (capture.mouse) return false;
       pointer_ = {static_cast<float>(event.motion.x), static_cast<float>(event.motion.y)};
-      aim_source_ = AimSource::mouse;
+      last_pointer_ = PointerDevice::mouse;
       return true;
-    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONDOWN: {
       if (capture.mouse || event.button.button < 1 || event.button.button > 32) return false;
       pointer_ = {static_cast<float>(event.button.x), static_cast<float>(event.button.y)};
-      aim_source_ = AimSource::mouse;
-      mouse_buttons_ |= bit(event.button.button - 1);
-      if (event.button.button == SDL_BUTTON_LEFT) fire_edge_ = true;
+      last_pointer_ = PointerDevice::mouse;
+      const std::uint32_t mask = bit(event.button.button - 1);
+      mouse_buttons_ |= mask;
+      mark_edges([mask](InputEdges& e) { e.mouse_buttons |= mask; });
       return true;
+    }
     case SDL_MOUSEBUTTONUP: {
       if (event.button.button < 1 || event.button.button > 32) return false;
       // Releases always count, captured or not: a press the game saw must end.
@@ -115,37 +119,14 @@ bool InputMapper::handle_key(const SDL_KeyboardEvent& key, InputCapture capture)
     keys_.reset(index);
     return was_down;
   }
-  // Window-level toggles are not game input: they work even while ImGui has the keyboard,
-  // so the overlay can always be hidden and fullscreen always left.
-  if (sc == SDL_SCANCODE_F1 || sc == SDL_SCANCODE_F11) {
-    if (key.repeat != 0) return false;
-    (sc == SDL_SCANCODE_F1 ? overlay_edge_ : fullscreen_edge_) = true;
-    return true;
-  }
-  if (capture.keyboard) return false;
+  if (capture.keyboard && !shortcut_keys_.test(index)) return false;
   keys_.set(index);
   if (key.repeat != 0) return true;
-  if (sc >= SDL_SCANCODE_A && sc <= SDL_SCANCODE_Z) letter_edges_ |= 1u << (sc - SDL_SCANCODE_A);
-  switch (sc) {
-    case SDL_SCANCODE_SPACE:
-      fire_edge_ = true;
-      break;
-    case SDL_SCANCODE_P:
-    case SDL_SCANCODE_ESCAPE:
-      pause_edge_ = true;
-      break;
-    case SDL_SCANCODE_N:
-      step_edge_ = true;
-      break;
-    case SDL_SCANCODE_R:
-      restart_edge_ = true;
-      break;
-    case SDL_SCANCODE_Q:
-      if ((key.keysym.mod & KMOD_CTRL) != 0) quit_edge_ = true;
-      break;
-    default:
-      break;
-  }
+  const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
+  mark_edges([index, ctrl](InputEdges& e) {
+    e.keys.set(index);
+    if (ctrl) e.keys_with_ctrl.set(index);
+  });
   return true;
 }
 
@@ -188,23 +169,7 @@ bool InputMapper::handle_gamepad_button(const SDL_ControllerButtonEvent& button)
     return was_down;
   }
   pad->buttons |= mask;
-  switch (button.button) {
-    case SDL_CONTROLLER_BUTTON_A:
-    case SDL_CONTROLLER_BUTTON_RIGHTSHOULDER:
-      fire_edge_ = true;
-      break;
-    case SDL_CONTROLLER_BUTTON_START:
-      pause_edge_ = true;
-      break;
-    case SDL_CONTROLLER_BUTTON_LEFTSHOULDER:
-      step_edge_ = true;
-      break;
-    case SDL_CONTROLLER_BUTTON_BACK:
-      restart_edge_ = true;
-      break;
-    default:
-      break;
-  }
+  mark_edges([mask](InputEdges& e) { e.pad_buttons |= mask; });
   return true;
 }
 
@@ -214,73 +179,56 @@ bool InputMapper::handle_gamepad_axis(const SDL_ControllerAxisEvent& axis) {
   const auto index = static_cast<std::size_t>(axis.axis);
   const float before = pad->axes[index];
   pad->axes[index] = axis_value(axis.value, axis.axis);
-  if (axis.axis == SDL_CONTROLLER_AXIS_TRIGGERRIGHT && before < trigger_threshold &&
-      pad->axes[index] >= trigger_threshold) {
-    fire_edge_ = true;
+  const bool trigger = axis.axis == SDL_CONTROLLER_AXIS_TRIGGERLEFT || axis.axis == SDL_CONTROLLER_AXIS_TRIGGERRIGHT;
+  if (trigger && before < trigger_threshold && pad->axes[index] >= trigger_threshold) {
+    const std::uint32_t mask = bit(axis.axis);
+    mark_edges([mask](InputEdges& e) { e.pad_triggers |= mask; });
   }
   if (axis.axis == SDL_CONTROLLER_AXIS_RIGHTX || axis.axis == SDL_CONTROLLER_AXIS_RIGHTY) {
     // Stick y is down-positive; world y is up.
     const glm::vec2 stick =
         apply_deadzone({pad->axes[SDL_CONTROLLER_AXIS_RIGHTX], -pad->axes[SDL_CONTROLLER_AXIS_RIGHTY]}, stick_deadzone);
     const float len = std::sqrt(stick.x * stick.x + stick.y * stick.y);
-    if (len > 0.0f) {  // a released stick keeps the last direction: the player keeps aiming
+    if (len > 0.0f) {  // a released stick keeps the last direction
       stick_aim_ = stick / len;
-      aim_source_ = AimSource::gamepad;
+      last_pointer_ = PointerDevice::right_stick;
     }
   }
   return true;
 }
 
-InputState InputMapper::state(const Camera2D& camera) const {
+InputState InputMapper::state() const {
   InputState s;
-  auto key = [this](SDL_Scancode sc) { return keys_.test(static_cast<std::size_t>(sc)); };
-  glm::vec2 keyboard{0.0f, 0.0f};
-  if (key(SDL_SCANCODE_D) || key(SDL_SCANCODE_RIGHT)) keyboard.x += 1.0f;
-  if (key(SDL_SCANCODE_A) || key(SDL_SCANCODE_LEFT)) keyboard.x -= 1.0f;
-  if (key(SDL_SCANCODE_W) || key(SDL_SCANCODE_UP)) keyboard.y += 1.0f;
-  if (key(SDL_SCANCODE_S) || key(SDL_SCANCODE_DOWN)) keyboard.y -= 1.0f;
-  glm::vec2 move = clamp_length(keyboard, 1.0f);  // diagonals are not faster
-  bool fire = key(SDL_SCANCODE_SPACE) || (mouse_buttons_ & bit(SDL_BUTTON_LEFT - 1)) != 0;
-
-  for (const Gamepad& pad : gamepads_) {
+  s.keys = keys_;
+  s.pointer = pointer_;
+  s.mouse_buttons = mouse_buttons_;
+  s.last_pointer = last_pointer_;
+  s.right_stick_direction = stick_aim_;
+  for (std::size_t i = 0; i < max_gamepads; ++i) {
+    const Gamepad& pad = gamepads_[i];
     if (pad.instance_id < 0) continue;
-    move += apply_deadzone({pad.axes[SDL_CONTROLLER_AXIS_LEFTX], -pad.axes[SDL_CONTROLLER_AXIS_LEFTY]}, stick_deadzone);
-    auto held = [&pad](int b) { return (pad.buttons & bit(b)) != 0; };
-    if (held(SDL_CONTROLLER_BUTTON_DPAD_RIGHT)) move.x += 1.0f;
-    if (held(SDL_CONTROLLER_BUTTON_DPAD_LEFT)) move.x -= 1.0f;
-    if (held(SDL_CONTROLLER_BUTTON_DPAD_UP)) move.y += 1.0f;
-    if (held(SDL_CONTROLLER_BUTTON_DPAD_DOWN)) move.y -= 1.0f;
-    fire = fire || held(SDL_CONTROLLER_BUTTON_A) || held(SDL_CONTROLLER_BUTTON_RIGHTSHOULDER) ||
-           pad.axes[SDL_CONTROLLER_AXIS_TRIGGERRIGHT] >= trigger_threshold;
+    GamepadState& out = s.pads[i];
+    out.connected = true;
+    // Stick y is down-positive; the world's (and the game's) y is up.
+    out.left_stick =
+        apply_deadzone({pad.axes[SDL_CONTROLLER_AXIS_LEFTX], -pad.axes[SDL_CONTROLLER_AXIS_LEFTY]}, stick_deadzone);
+    out.right_stick =
+        apply_deadzone({pad.axes[SDL_CONTROLLER_AXIS_RIGHTX], -pad.axes[SDL_CONTROLLER_AXIS_RIGHTY]}, stick_deadzone);
+    out.left_trigger = pad.axes[SDL_CONTROLLER_AXIS_TRIGGERLEFT];
+    out.right_trigger = pad.axes[SDL_CONTROLLER_AXIS_TRIGGERRIGHT];
+    out.buttons = pad.buttons;
   }
-  s.move = clamp_length(move, 1.0f);
-  s.fire = fire;
-  s.aim_source = aim_source_;
-  s.pointer_screen = pointer_;
-  s.aim_point = camera.screen_to_world(pointer_);
-  s.aim_direction = stick_aim_;
-  s.fire_pressed = fire_edge_;
-  s.restart_pressed = restart_edge_;
-  s.letters_pressed = letter_edges_;
-  s.pause_pressed = pause_edge_;
-  s.step_pressed = step_edge_;
-  s.overlay_pressed = overlay_edge_;
-  s.fullscreen_pressed = fullscreen_edge_;
-  s.quit_requested = quit_edge_;
   s.gamepads = gamepad_count();
+  s.step_edges = step_edges_;
+  s.frame_edges = frame_edges_;
+  s.window_closed = window_closed_;
   return s;
 }
 
-void InputMapper::clear_step_edges() noexcept {
-  fire_edge_ = false;
-  restart_edge_ = false;
-  letter_edges_ = 0;
-}
+void InputMapper::clear_step_edges() noexcept { step_edges_ = InputEdges{}; }
 
-void InputMapper::clear_frame_edges() noexcept {
-  pause_edge_ = step_edge_ = overlay_edge_ = fullscreen_edge_ = false;
-  // quit stays: once asked, the runtime stops; a later frame must still see it.
-}
+// window_closed stays: once asked, the runtime stops; a later frame must still see it.
+void InputMapper::clear_frame_edges() noexcept { frame_edges_ = InputEdges{}; }
 
 void InputMapper::release_all() noexcept {
   keys_.reset();

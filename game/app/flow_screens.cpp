@@ -1,8 +1,8 @@
 // GameApp's screens around play: the score line, the title, the pause menu and game over,
 // drawn with ImGui every frame (also while the overlay is hidden), centred on the playfield.
-// Keys: Enter / Space / fire or a click starts from the title; P or Esc (the runtime's pause
-// key) opens and closes the pause menu, whose entries are clickable or chosen with Up/Down
-// (or W/S) and Enter; on game over Enter or R plays again.
+// Keys: Enter / Space / fire or a click starts from the title; P or Esc (the pause binding,
+// which the runtime's clock acts on) opens and closes the pause menu, whose entries are
+// clickable or chosen with Up/Down (or W/S) and Enter; on game over Enter or R plays again.
 #include "game_app.hpp"
 
 #include <SDL.h>

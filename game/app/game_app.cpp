@@ -1,5 +1,8 @@
 #include "game_app.hpp"
 
+#include "frame_camera.hpp"
+#include "input_bindings.hpp"
+
 #include "alloc_counter.hpp"
 #include "compare_chart.hpp"
 #include "csv_export.hpp"
@@ -8,7 +11,6 @@
 
 #include <imgui.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -31,46 +33,38 @@ GameApp::GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup
       phases_(sim, app.config().max_frames >= 0 ? static_cast<std::uint64_t>(app.config().max_frames)
                                                 : std::uint64_t{kMaxTimedFrames}),
       best_file_(best),
-      flow_(skip_title, best ? best->loaded() : 0) {}
+      flow_(skip_title, best ? best->loaded() : 0) {
+  install_shortcut_keys(app.input());  // F1 / F11 work while the overlay has the keyboard
+}
 
 GameApp::~GameApp() = default;
 
-Input GameApp::map_input(const engine::InputState& in, Vec2 player) {
-  Input out;
-  out.move_x = in.move.x;
-  out.move_y = in.move.y;
-  switch (in.aim_source) {
-    case engine::AimSource::mouse:
-      out.aim = {in.aim_point.x, in.aim_point.y};
-      break;
-    case engine::AimSource::gamepad:
-      out.aim = player + Vec2{in.aim_direction.x, in.aim_direction.y} * 300.0f;
-      break;
-    case engine::AimSource::none:
-      out.aim = player + Vec2{0, 300};
-      break;
-  }
-  out.fire = in.fire;
-  out.restart = in.restart_pressed;
-  // Pause is the runtime's: a paused Application runs no steps, so the game never sees it.
-  return out;
+engine::RuntimeActions GameApp::runtime_actions(const engine::InputState& input) {
+  return game::runtime_actions(input);
+}
+
+void GameApp::place_camera(engine::Camera2D& camera, glm::ivec2 window_size) {
+  const float panel = app_.overlay_visible() ? OverlayPanel::docked_width(static_cast<float>(window_size.x)) : 0.0f;
+  playfield_ = playfield_rect(window_size, panel);
+  clip_playfield_ = panel > 0;
+  camera = fit_camera(window_size, playfield_, sim_.world());
 }
 
 void GameApp::fixed_update(const engine::InputState& input, double /*dt: always Simulation::kStepSeconds*/) {
+  const StepVerbs verbs = step_verbs(input);
   // T toggles autofire, through the settings struct like every other setting.
-  constexpr std::uint32_t kKeyT = 1u << ('T' - 'A');
-  if (!script_ && (input.letters_pressed & kKeyT) != 0) sim_.settings().autofire = !sim_.settings().autofire;
-  constexpr std::uint32_t kKeyM = 1u << ('M' - 'A');  // mute is not game input: scripts keep it
-  if ((input.letters_pressed & kKeyM) != 0) audio_.toggle_mute();
+  if (!script_ && verbs.toggle_autofire) sim_.settings().autofire = !sim_.settings().autofire;
+  if (verbs.toggle_mute) audio_.toggle_mute();  // mute is not game input: scripts keep it
   // The title screen runs no step: nothing moves, nothing spawns. Fire (Space, a click on the
   // playfield) starts the game; so do Enter and the Play button (hud()).
   if (!flow_.simulation_runs()) {
-    if (flow_.state() == FlowState::title && input.fire_pressed) flow_.start();
+    if (flow_.state() == FlowState::title && verbs.fire_pressed) flow_.start();
     return;
   }
   const std::uint64_t growths_before = sim_.stats().growth_events;
-  Input step_input =
-      script_ ? script_->next(sim_.settings(), sim_.player_position()) : map_input(input, sim_.player_position());
+  // The mouse aims through the camera placed for this frame, the one render draws with.
+  Input step_input = script_ ? script_->next(sim_.settings(), sim_.player_position())
+                             : map_input(input, app_.camera(), sim_.player_position());
   step_input.restart = step_input.restart || restart_pending_;
   restart_pending_ = false;
   const auto start = std::chrono::steady_clock::now();
@@ -116,21 +110,9 @@ void GameApp::render(engine::RenderContext& context) {
 
   follow_the_clock();
 
-  // The playfield: the window less the docked panel. The whole world shows in it, centred, as
-  // large as it allows; the camera still spans the window, so mouse aiming maps through the
-  // same transform, and the sprites are clipped to the playfield.
-  const float window_w = static_cast<float>(context.window_size.x),
-              window_h = static_cast<float>(context.window_size.y);
-  const float panel = app_.overlay_visible() ? OverlayPanel::docked_width(window_w) : 0.0f;
-  playfield_ = {0, 0, std::max(1.0f, window_w - panel), std::max(1.0f, window_h)};
-  const Rect world = sim_.world();
-  const float w = world.max.x - world.min.x, h = world.max.y - world.min.y;
-  const float zoom = std::max(0.01f, std::min(playfield_.x1 / w, playfield_.y1 / h));
-  const float shift_x = (playfield_.x0 + playfield_.x1) / 2 - context.camera.viewport.x / 2;  // playfield centre
-  const float shift_y = (playfield_.y0 + playfield_.y1) / 2 - context.camera.viewport.y / 2;  // minus window centre
-  context.camera.zoom = zoom;
-  context.camera.center = {world.min.x + w / 2 - shift_x / zoom, world.min.y + h / 2 + shift_y / zoom};
-  if (panel > 0) {
+  // The camera and the playfield were placed at the top of the frame (place_camera); render
+  // only reads them: the sprites are clipped to the playfield beside the docked panel.
+  if (clip_playfield_) {
     context.clip = {0, 0, static_cast<int>(playfield_.x1), static_cast<int>(playfield_.y1)};
   }
   sim_.collect_sprites(context.sprites, context.alpha);

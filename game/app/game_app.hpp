@@ -1,9 +1,11 @@
 #pragma once
 // game::GameApp: the shooter as engine::Application sees it (AppHooks). Maps the runtime's
-// InputState onto game::Input, steps the Simulation, hands its sprites to the batch, logs
-// per-frame timings and allocations for the report, records pool growths and rates for the
-// debug overlay, and draws a small HUD (score, lives, wave), the title / pause / game-over
-// screens (GameFlow, flow_screens.cpp) and the overlay (F1) with ImGui.
+// device state onto game::Input and the runtime's actions through the game's own bindings
+// (input_bindings.hpp), places the frame's camera before the steps (frame_camera.hpp), steps
+// the Simulation, hands its sprites to the batch, logs per-frame timings and allocations for
+// the report, records pool growths and rates for the debug overlay, and draws a small HUD
+// (score, lives, wave), the title / pause / game-over screens (GameFlow, flow_screens.cpp)
+// and the overlay (F1) with ImGui.
 // The overlay docks at the right edge, full height; the playfield is scaled into the rest of
 // the window and the sprites are clipped to it, so nothing of the game hides under the panel.
 // With a ScriptPlayer the script replaces the device input for the simulation (the runtime's
@@ -38,6 +40,8 @@ class GameApp : public engine::AppHooks {
           bool skip_title = true, BestScoreFile* best = nullptr);
   ~GameApp() override;
 
+  engine::RuntimeActions runtime_actions(const engine::InputState& input) override;  // the game's bindings
+  void place_camera(engine::Camera2D& camera, glm::ivec2 window_size) override;      // playfield + camera
   void fixed_update(const engine::InputState& input, double dt) override;
   void render(engine::RenderContext& context) override;
   void hud() override;    // score line and the flow's screens, also while the overlay is hidden
@@ -56,7 +60,6 @@ class GameApp : public engine::AppHooks {
   // Starts the overlay's A/B comparison as its button does (tests, scripted screenshots).
   void start_compare(std::uint64_t frames);
   const CompareRun* compare() const noexcept { return compare_.get(); }
-  static Input map_input(const engine::InputState& input, Vec2 player);
   GameAudio& audio() noexcept { return audio_; }  // main opens its device (not headless)
   const GameFlow& flow() const noexcept { return flow_; }
   // The window rectangle the world is drawn into (the whole window, less the docked panel).
@@ -98,7 +101,8 @@ class GameApp : public engine::AppHooks {
   BestScoreFile* best_file_;
   GameFlow flow_;
   bool restart_pending_ = false;  // the flow asked for a fresh world: the next step restarts
-  ScreenRect playfield_;
+  ScreenRect playfield_;          // placed with the camera at the top of each frame
+  bool clip_playfield_ = false;   // the panel is docked: clip the sprites to the playfield
   std::array<std::pair<const char*, ScreenRect>, 8> buttons_{};
 };
 

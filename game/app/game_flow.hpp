@@ -9,7 +9,7 @@
 //                    game_over -----------^
 //
 // There is one pause: the application's clock. GameApp pauses it whenever the flow is in
-// `paused` and the flow follows the clock when the runtime's own key (P / Esc) toggles it.
+// `paused` and the flow follows the clock when the pause binding (P / Esc / Start) toggles it.
 // The simulation steps only while playing or on the game-over screen (particles settle, the
 // wave clock has stopped); on the title nothing steps, so nothing spawns.
 #include <cstdint>

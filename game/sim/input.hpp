@@ -1,6 +1,7 @@
 #pragma once
-// What the player asks for in one step. A plain struct so the runtime's InputState (keys,
-// mouse, gamepad) maps onto it in one place and a script (autopilot) can produce it too.
+// What the player asks for in one step. A plain struct so the game's bindings map the
+// runtime's device state (keys, mouse, gamepad) onto it in one place (game/app/input_bindings)
+// and a script (autopilot) can produce it too.
 #include "vec2.hpp"
 
 namespace game {

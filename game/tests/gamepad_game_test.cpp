@@ -1,8 +1,10 @@
 // The game played with a gamepad, through SDL: a virtual controller (SDL_JoystickAttachVirtual)
 // is hot-plugged, its sticks and buttons go through SDL's events into engine::InputMapper,
-// GameApp::map_input turns that into the game's Input, and the Simulation steps with it:
-// the ship moves, aims where the right stick points, fires, and Start asks for a pause.
+// the game's bindings (input_bindings.hpp) turn that into the game's Input, and the Simulation
+// steps with it: the ship moves, aims where the right stick points, fires, and Start asks for
+// a pause.
 #include "game_app.hpp"
+#include "input_bindings.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -34,14 +36,14 @@ class GamepadGame : public ::testing::Test {
       SDL_PumpEvents();
       while (SDL_PollEvent(&event) != 0) mapper_.handle_event(event);
     }
-    engine::Camera2D camera;
-    camera.viewport = {1280.0f, 720.0f};
-    return mapper_.state(camera);
+    return mapper_.state();
   }
   // One fixed step of the game with what the pad says now.
   engine::InputState step(Simulation& sim) {
     const engine::InputState in = pump();
-    last_input_ = GameApp::map_input(in, sim.player_position());
+    engine::Camera2D camera;  // the stick aims from the ship: the camera is not used
+    camera.viewport = {1280.0f, 720.0f};
+    last_input_ = map_input(in, camera, sim.player_position());
     sim.step(last_input_);
     mapper_.clear_step_edges();
     return in;
@@ -76,14 +78,14 @@ TEST_F(GamepadGame, SticksMoveAndAimTheShipAndTheTriggerFiresAndStartPauses) {
   // Right trigger held: the player's bullets appear.
   const std::uint64_t fired_before = sim.stats().pools[static_cast<std::size_t>(PoolId::bullets)].spawns;
   SDL_JoystickSetVirtualAxis(pad_, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, 32767);
-  for (int i = 0; i < 20; ++i) EXPECT_TRUE(step(sim).fire);
+  for (int i = 0; i < 20; ++i) EXPECT_TRUE(fire_held(step(sim)));
   EXPECT_GT(sim.stats().pools[static_cast<std::size_t>(PoolId::bullets)].spawns, fired_before + 5);
   SDL_JoystickSetVirtualAxis(pad_, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, 0);
-  EXPECT_FALSE(step(sim).fire);
+  EXPECT_FALSE(fire_held(step(sim)));
 
   // Start: the pause edge the runtime acts on (a paused Application runs no steps).
   SDL_JoystickSetVirtualButton(pad_, SDL_CONTROLLER_BUTTON_START, SDL_PRESSED);
-  EXPECT_TRUE(pump().pause_pressed);
+  EXPECT_TRUE(runtime_actions(pump()).toggle_pause);
 
   // Unplugged: no pad, and the ship stops getting its input.
   SDL_JoystickClose(pad_);

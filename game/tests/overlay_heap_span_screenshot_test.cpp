@@ -42,6 +42,12 @@ class SwitchingHooks final : public engine::AppHooks {
     if (switch_) sim_.settings().pooling = !(step >= kHeapFrom && step < kHeapUntil);
     game_.fixed_update(input, dt);
   }
+  engine::RuntimeActions runtime_actions(const engine::InputState& input) override {
+    return game_.runtime_actions(input);
+  }
+  void place_camera(engine::Camera2D& camera, glm::ivec2 window_size) override {
+    game_.place_camera(camera, window_size);
+  }
   void render(engine::RenderContext& context) override { game_.render(context); }
   void hud() override { game_.hud(); }
   void imgui() override { game_.imgui(); }

@@ -11,9 +11,11 @@
 //
 // Per frame (windowed/offscreen):
 //   events -> ImGui first, then InputMapper (minus what ImGui captured)
-//   runtime keys (pause, step, overlay, fullscreen, quit) -> acted on here
-//   0..n fixed steps -> hooks.fixed_update(input, dt)
-//   hooks.render(context) fills a SpriteBatch -> clear, sprites (inside context.clip),
+//   hooks.runtime_actions(input): the game's bindings -> pause, step, overlay, fullscreen,
+//   quit, acted on here (a closed window quits whatever the game binds)
+//   hooks.place_camera(camera, window size): the frame's one camera, before any step
+//   0..n fixed steps -> hooks.fixed_update(input, dt) (mouse aim maps through that camera)
+//   hooks.render(context) fills a SpriteBatch, reading that camera -> clear, sprites (inside context.clip),
 //   hooks.hud() -> always, hooks.imgui() -> the overlay, while visible
 //   screenshot (if asked, before the swap) -> swap
 #include <engine/camera.hpp>
@@ -67,7 +69,7 @@ struct AppConfig {
 // What the game gets to draw one frame.
 struct RenderContext {
   SpriteBatch& sprites;     // empty at the start of each frame: push this frame's sprites
-  Camera2D& camera;         // kept between frames; viewport already set to the window size
+  const Camera2D& camera;   // this frame's, from AppHooks::place_camera: steps aimed through it
   float alpha;              // 0 = previous sim state .. 1 = latest (1 when paused/deterministic)
   const InputState& input;  // latest input (e.g. to draw a crosshair at render rate)
   glm::ivec2 window_size;   // logical pixels
@@ -76,10 +78,24 @@ struct RenderContext {
   glm::ivec4 clip{0, 0, 0, 0};
 };
 
+// What the runtime does itself this frame; the game's bindings decide (AppHooks::runtime_actions).
+struct RuntimeActions {
+  bool toggle_pause = false;
+  bool single_step = false;  // while paused: run one fixed step
+  bool toggle_overlay = false;
+  bool toggle_fullscreen = false;
+  bool quit = false;
+};
+
 // The game, as the runtime sees it.
 class AppHooks {
  public:
   virtual ~AppHooks() = default;
+  // Once per frame, before the steps, from input.frame_edges (not called headless).
+  virtual RuntimeActions runtime_actions(const InputState& /*input*/) { return {}; }
+  // Once per frame, after the runtime actions and before the steps: where the camera looks.
+  // camera.viewport is the window size already; the steps and render use this camera as is.
+  virtual void place_camera(Camera2D& /*camera*/, glm::ivec2 /*window_size*/) {}
   virtual void fixed_update(const InputState& input, double dt) = 0;  // one simulation step
   virtual void render(RenderContext& context) = 0;                    // once per frame
   virtual void hud() {}                                               // ImGui, every frame (menus, score)
@@ -137,7 +153,7 @@ class Application {
   Status init_video();
   int run_video(AppHooks& hooks);
   void poll_events();
-  void apply_runtime_actions(const InputState& input);
+  void apply_runtime_actions(const InputState& input, const RuntimeActions& actions);
   std::uint32_t steps_allowed(int steps) const noexcept;  // respects max_frames
   bool finished(const AppHooks& hooks) const;
   Status render_frame(AppHooks& hooks, bool last_frame);

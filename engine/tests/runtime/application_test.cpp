@@ -40,11 +40,21 @@ struct ScriptedGame : engine::AppHooks {
     step_frames.push_back(app != nullptr ? app->frame_index() : 0);
     step_dts.push_back(dt);
   }
+  // A stand-in game's own bindings: the engine names no keys.
+  engine::RuntimeActions runtime_actions(const InputState& input) override {
+    engine::RuntimeActions a;
+    a.toggle_pause = input.frame_edges.key(SDL_SCANCODE_P) || input.frame_edges.key(SDL_SCANCODE_ESCAPE);
+    a.single_step = input.frame_edges.key(SDL_SCANCODE_N);
+    a.toggle_overlay = input.frame_edges.key(SDL_SCANCODE_F1);
+    return a;
+  }
+  void place_camera(engine::Camera2D& camera, glm::ivec2 /*window_size*/) override {
+    camera.center = {kWidth / 2.0f, kHeight / 2.0f};  // world = window pixels, y up
+  }
   void render(engine::RenderContext& context) override {
     if (on_render) on_render(renders);
     ++renders;
     last_alpha = context.alpha;
-    context.camera.center = {kWidth / 2.0f, kHeight / 2.0f};  // world = window pixels, y up
     engine::Sprite red;
     red.x = 60;
     red.y = kHeight - 60;  // screen (60, 60)
@@ -288,12 +298,12 @@ TEST(ApplicationOffscreen, AKeyPressReachesExactlyOneStep) {
   RUN_OR_SKIP(app, game, code);
   EXPECT_EQ(code, 0);
   ASSERT_EQ(game.step_inputs.size(), 6u);
-  EXPECT_FALSE(game.step_inputs[1].fire);
-  EXPECT_TRUE(game.step_inputs[2].fire);
-  EXPECT_TRUE(game.step_inputs[2].fire_pressed);
-  EXPECT_TRUE(game.step_inputs[3].fire);
-  EXPECT_FALSE(game.step_inputs[3].fire_pressed);  // held, not pressed again
-  EXPECT_FALSE(game.step_inputs[4].fire);
+  EXPECT_FALSE(game.step_inputs[1].key(SDL_SCANCODE_SPACE));
+  EXPECT_TRUE(game.step_inputs[2].key(SDL_SCANCODE_SPACE));
+  EXPECT_TRUE(game.step_inputs[2].step_edges.key(SDL_SCANCODE_SPACE));
+  EXPECT_TRUE(game.step_inputs[3].key(SDL_SCANCODE_SPACE));
+  EXPECT_FALSE(game.step_inputs[3].step_edges.key(SDL_SCANCODE_SPACE));  // held, not pressed again
+  EXPECT_FALSE(game.step_inputs[4].key(SDL_SCANCODE_SPACE));
 }
 
 TEST(ApplicationOffscreen, F1HidesTheOverlay) {
@@ -347,12 +357,17 @@ TEST(ApplicationOffscreen, AClickOnTheOverlayDoesNotFireAClickBesideItDoes) {
   RUN_OR_SKIP(app, game, code);
   EXPECT_EQ(code, 0);
   ASSERT_EQ(game.step_inputs.size(), 12u);
-  for (int i = 0; i < 9; ++i) EXPECT_FALSE(game.step_inputs[static_cast<std::size_t>(i)].fire) << "step " << i;
-  EXPECT_TRUE(game.step_inputs[10].fire_pressed);
-  EXPECT_EQ(game.step_inputs[10].aim_source, engine::AimSource::mouse);
-  EXPECT_FLOAT_EQ(game.step_inputs[10].pointer_screen.x, 40.0f);
-  EXPECT_FLOAT_EQ(game.step_inputs[10].aim_point.x, 40.0f);            // camera: world = pixels
-  EXPECT_FLOAT_EQ(game.step_inputs[10].aim_point.y, kHeight - 40.0f);  // y up
+  for (int i = 0; i < 9; ++i) {
+    EXPECT_FALSE(game.step_inputs[static_cast<std::size_t>(i)].mouse_button(SDL_BUTTON_LEFT)) << "step " << i;
+  }
+  const InputState& click = game.step_inputs[10];
+  EXPECT_TRUE(click.step_edges.mouse_button(SDL_BUTTON_LEFT));
+  EXPECT_EQ(click.last_pointer, engine::PointerDevice::mouse);
+  EXPECT_FLOAT_EQ(click.pointer.x, 40.0f);
+  // Through the camera the game placed (world = pixels, y up), as the steps and render saw it.
+  const glm::vec2 world = app.camera().screen_to_world(click.pointer);
+  EXPECT_FLOAT_EQ(world.x, 40.0f);
+  EXPECT_FLOAT_EQ(world.y, kHeight - 40.0f);
 }
 
 TEST(ApplicationOffscreen, TheGameCanAskForAScreenshotMidRun) {

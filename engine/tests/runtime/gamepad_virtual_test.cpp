@@ -36,11 +36,7 @@ class VirtualGamepad : public ::testing::Test {
       while (SDL_PollEvent(&event) != 0) mapper_.handle_event(event);
     }
   }
-  engine::InputState state() const {
-    engine::Camera2D camera;
-    camera.viewport = {800.0f, 600.0f};
-    return mapper_.state(camera);
-  }
+  engine::InputState state() const { return mapper_.state(); }
   void axis(SDL_GameControllerAxis a, Sint16 value) { ASSERT_EQ(SDL_JoystickSetVirtualAxis(joystick_, a, value), 0); }
   void button(SDL_GameControllerButton b, bool down) {
     ASSERT_EQ(SDL_JoystickSetVirtualButton(joystick_, b, down ? SDL_PRESSED : SDL_RELEASED), 0);
@@ -51,66 +47,68 @@ class VirtualGamepad : public ::testing::Test {
   SDL_Joystick* joystick_ = nullptr;
 };
 
-TEST_F(VirtualGamepad, HotPlugMoveAimFirePauseAndUnplug) {
+TEST_F(VirtualGamepad, HotPlugSticksButtonsTriggerAndUnplug) {
   pump();  // SDL_CONTROLLERDEVICEADDED: the mapper opens it
   ASSERT_EQ(state().gamepads, 1);
 
-  // Move: left stick full right and full up (stick y is down-positive; the world's y is up).
+  // Left stick full right and full up (stick y is down-positive; the world's y is up).
   axis(SDL_CONTROLLER_AXIS_LEFTX, 32767);
   axis(SDL_CONTROLLER_AXIS_LEFTY, -32768);
   pump();
   engine::InputState s = state();
-  EXPECT_NEAR(std::hypot(s.move.x, s.move.y), 1.0f, 1e-4f);  // a diagonal is not faster
-  EXPECT_GT(s.move.x, 0.6f);
-  EXPECT_GT(s.move.y, 0.6f);
+  EXPECT_NEAR(std::hypot(s.pads[0].left_stick.x, s.pads[0].left_stick.y), 1.0f, 1e-4f);  // radial: not faster
+  EXPECT_GT(s.pads[0].left_stick.x, 0.6f);
+  EXPECT_GT(s.pads[0].left_stick.y, 0.6f);
   axis(SDL_CONTROLLER_AXIS_LEFTX, 0);
   axis(SDL_CONTROLLER_AXIS_LEFTY, 0);
   pump();
-  EXPECT_FLOAT_EQ(state().move.x, 0.0f);
+  EXPECT_FLOAT_EQ(state().pads[0].left_stick.x, 0.0f);
 
-  // Aim: right stick to the left; the direction stays when the stick is let go.
+  // Right stick to the left; its direction stays when the stick is let go.
   axis(SDL_CONTROLLER_AXIS_RIGHTX, -32768);
   pump();
   s = state();
-  EXPECT_EQ(s.aim_source, engine::AimSource::gamepad);
-  EXPECT_NEAR(s.aim_direction.x, -1.0f, 1e-4f);
-  EXPECT_NEAR(s.aim_direction.y, 0.0f, 1e-4f);
+  EXPECT_EQ(s.last_pointer, engine::PointerDevice::right_stick);
+  EXPECT_NEAR(s.right_stick_direction.x, -1.0f, 1e-4f);
+  EXPECT_NEAR(s.right_stick_direction.y, 0.0f, 1e-4f);
   axis(SDL_CONTROLLER_AXIS_RIGHTX, 0);
   pump();
-  EXPECT_NEAR(state().aim_direction.x, -1.0f, 1e-4f);
+  EXPECT_NEAR(state().right_stick_direction.x, -1.0f, 1e-4f);
 
-  // Fire: the A button, held, with its edge; then the right trigger.
+  // The A button, held, with its step edge; then the right trigger past its threshold.
   button(SDL_CONTROLLER_BUTTON_A, true);
   pump();
   s = state();
-  EXPECT_TRUE(s.fire);
-  EXPECT_TRUE(s.fire_pressed);
+  EXPECT_TRUE(s.pads[0].button(SDL_CONTROLLER_BUTTON_A));
+  EXPECT_TRUE(s.step_edges.pad_button(SDL_CONTROLLER_BUTTON_A));
   mapper_.clear_step_edges();
   button(SDL_CONTROLLER_BUTTON_A, false);
   pump();
-  EXPECT_FALSE(state().fire);
+  EXPECT_FALSE(state().pads[0].button(SDL_CONTROLLER_BUTTON_A));
+  EXPECT_FALSE(state().step_edges.pad_button(SDL_CONTROLLER_BUTTON_A));
   axis(SDL_CONTROLLER_AXIS_TRIGGERRIGHT, 32767);
   pump();
-  EXPECT_TRUE(state().fire);
-  EXPECT_TRUE(state().fire_pressed);
+  EXPECT_NEAR(state().pads[0].right_trigger, 1.0f, 1e-4f);
+  EXPECT_TRUE(state().step_edges.pad_trigger(SDL_CONTROLLER_AXIS_TRIGGERRIGHT));
   axis(SDL_CONTROLLER_AXIS_TRIGGERRIGHT, 0);
   pump();
-  EXPECT_FALSE(state().fire);
+  // A virtual trigger's 0 is SDL's mid-travel (about 0.5): still short of the threshold.
+  EXPECT_LT(state().pads[0].right_trigger, engine::InputMapper::trigger_threshold);
 
-  // Pause: Start.
+  // Start: a frame edge (what the game binds to it is the game's).
   button(SDL_CONTROLLER_BUTTON_START, true);
   pump();
-  EXPECT_TRUE(state().pause_pressed);
+  EXPECT_TRUE(state().frame_edges.pad_button(SDL_CONTROLLER_BUTTON_START));
   mapper_.clear_frame_edges();
   button(SDL_CONTROLLER_BUTTON_START, false);
   pump();
-  EXPECT_FALSE(state().pause_pressed);
+  EXPECT_FALSE(state().frame_edges.pad_button(SDL_CONTROLLER_BUTTON_START));
 
   // Unplug while the stick is held: the pad is gone and nothing stays held.
   axis(SDL_CONTROLLER_AXIS_LEFTX, 32767);
   button(SDL_CONTROLLER_BUTTON_A, true);
   pump();
-  ASSERT_TRUE(state().fire);
+  ASSERT_TRUE(state().pads[0].button(SDL_CONTROLLER_BUTTON_A));
   SDL_JoystickClose(joystick_);
   joystick_ = nullptr;
   ASSERT_EQ(SDL_JoystickDetachVirtual(device_index_), 0) << SDL_GetError();
@@ -118,8 +116,9 @@ TEST_F(VirtualGamepad, HotPlugMoveAimFirePauseAndUnplug) {
   pump();
   s = state();
   EXPECT_EQ(s.gamepads, 0);
-  EXPECT_FALSE(s.fire);
-  EXPECT_FLOAT_EQ(s.move.x, 0.0f);
+  EXPECT_FALSE(s.pads[0].connected);
+  EXPECT_EQ(s.pads[0].buttons, 0u);
+  EXPECT_FLOAT_EQ(s.pads[0].left_stick.x, 0.0f);
 }
 
 TEST_F(VirtualGamepad, APadPluggedInAgainIsOpenedAgain) {
@@ -136,9 +135,9 @@ TEST_F(VirtualGamepad, APadPluggedInAgainIsOpenedAgain) {
   joystick_ = SDL_JoystickOpen(device_index_);
   pump();
   EXPECT_EQ(state().gamepads, 1);
-  button(SDL_CONTROLLER_BUTTON_BACK, true);  // restart, from the new pad
+  button(SDL_CONTROLLER_BUTTON_BACK, true);  // the new pad's buttons reach the game
   pump();
-  EXPECT_TRUE(state().restart_pressed);
+  EXPECT_TRUE(state().step_edges.pad_button(SDL_CONTROLLER_BUTTON_BACK));
 }
 
 }  // namespace

@@ -41,107 +41,107 @@ SDL_Event mouse_motion(int x, int y) {
   return e;
 }
 
-engine::Camera2D camera() {
-  engine::Camera2D c;
-  c.viewport = {800.0f, 600.0f};
-  return c;
-}
-
-InputState state_of(const InputMapper& m) { return m.state(camera()); }
+InputState state_of(const InputMapper& m) { return m.state(); }
 
 constexpr InputCapture captured_keyboard{false, true};
 constexpr InputCapture captured_mouse{true, false};
 
-TEST(InputMapper, WasdMovesInWorldAxesAndDiagonalsAreNotFaster) {
+// The engine reports devices; what a key means is the game's (game/app/input_bindings.hpp).
+TEST(InputMapper, KeysAreHeldByScancodeUntilReleased) {
   InputMapper m;
   EXPECT_TRUE(m.handle_event(key(SDL_SCANCODE_W, true)));
-  EXPECT_FLOAT_EQ(state_of(m).move.y, 1.0f);  // W = up = +y in the world
-  m.handle_event(key(SDL_SCANCODE_D, true));
-  const glm::vec2 diagonal = state_of(m).move;
-  EXPECT_NEAR(std::hypot(diagonal.x, diagonal.y), 1.0f, 1e-6f);
-  EXPECT_GT(diagonal.x, 0.0f);
-  m.handle_event(key(SDL_SCANCODE_W, false));
-  m.handle_event(key(SDL_SCANCODE_D, false));
   m.handle_event(key(SDL_SCANCODE_LEFT, true));
-  EXPECT_FLOAT_EQ(state_of(m).move.x, -1.0f);
-  m.handle_event(key(SDL_SCANCODE_RIGHT, true));  // opposite keys cancel
-  EXPECT_FLOAT_EQ(state_of(m).move.x, 0.0f);
+  InputState s = state_of(m);
+  EXPECT_TRUE(s.key(SDL_SCANCODE_W));
+  EXPECT_TRUE(s.key(SDL_SCANCODE_LEFT));
+  EXPECT_FALSE(s.key(SDL_SCANCODE_S));
+  EXPECT_TRUE(m.handle_event(key(SDL_SCANCODE_W, false)));
+  s = state_of(m);
+  EXPECT_FALSE(s.key(SDL_SCANCODE_W));
+  EXPECT_TRUE(s.key(SDL_SCANCODE_LEFT));
 }
 
-TEST(InputMapper, FireIsHeldAndItsEdgeIsSeenByOneStep) {
+TEST(InputMapper, APressIsHeldAndItsStepEdgeIsSeenByOneStep) {
   InputMapper m;
   m.handle_event(key(SDL_SCANCODE_SPACE, true));
   InputState s = state_of(m);
-  EXPECT_TRUE(s.fire);
-  EXPECT_TRUE(s.fire_pressed);
+  EXPECT_TRUE(s.key(SDL_SCANCODE_SPACE));
+  EXPECT_TRUE(s.step_edges.key(SDL_SCANCODE_SPACE));
+  EXPECT_TRUE(s.frame_edges.key(SDL_SCANCODE_SPACE));
   m.clear_step_edges();  // a fixed step has seen it
   s = state_of(m);
-  EXPECT_TRUE(s.fire);
-  EXPECT_FALSE(s.fire_pressed);
+  EXPECT_TRUE(s.key(SDL_SCANCODE_SPACE));
+  EXPECT_FALSE(s.step_edges.key(SDL_SCANCODE_SPACE));
+  EXPECT_TRUE(s.frame_edges.key(SDL_SCANCODE_SPACE));  // the frame's own edges are cleared apart
+  m.clear_frame_edges();
   m.handle_event(key(SDL_SCANCODE_SPACE, true, /*repeat=*/true));  // auto-repeat is no new press
-  EXPECT_FALSE(state_of(m).fire_pressed);
+  s = state_of(m);
+  EXPECT_FALSE(s.step_edges.key(SDL_SCANCODE_SPACE) || s.frame_edges.key(SDL_SCANCODE_SPACE));
   m.handle_event(key(SDL_SCANCODE_SPACE, false));
-  EXPECT_FALSE(state_of(m).fire);
+  EXPECT_FALSE(state_of(m).key(SDL_SCANCODE_SPACE));
 }
 
-TEST(InputMapper, EdgesLatchUntilAStepConsumesThem) {
+TEST(InputMapper, StepEdgesLatchUntilAStepConsumesThem) {
   InputMapper m;
   m.handle_event(key(SDL_SCANCODE_R, true));
   m.handle_event(key(SDL_SCANCODE_R, false));  // pressed and released within one frame
   m.clear_frame_edges();                       // a frame with zero steps passes
-  EXPECT_TRUE(state_of(m).restart_pressed);    // still waiting for a step
+  InputState s = state_of(m);
+  EXPECT_TRUE(s.step_edges.key(SDL_SCANCODE_R));  // still waiting for a step
+  EXPECT_FALSE(s.frame_edges.key(SDL_SCANCODE_R));
+  EXPECT_FALSE(s.key(SDL_SCANCODE_R));
   m.clear_step_edges();
-  EXPECT_FALSE(state_of(m).restart_pressed);
+  EXPECT_FALSE(state_of(m).step_edges.key(SDL_SCANCODE_R));
 }
 
-TEST(InputMapper, RuntimeKeysMapToTheirActions) {
+TEST(InputMapper, FrameEdgesLastOneFrame) {
   InputMapper m;
   m.handle_event(key(SDL_SCANCODE_P, true));
-  m.handle_event(key(SDL_SCANCODE_N, true));
   m.handle_event(key(SDL_SCANCODE_F1, true));
-  m.handle_event(key(SDL_SCANCODE_F11, true));
   InputState s = state_of(m);
-  EXPECT_TRUE(s.pause_pressed);
-  EXPECT_TRUE(s.step_pressed);
-  EXPECT_TRUE(s.overlay_pressed);
-  EXPECT_TRUE(s.fullscreen_pressed);
-  EXPECT_FALSE(s.quit_requested);
+  EXPECT_TRUE(s.frame_edges.key(SDL_SCANCODE_P));
+  EXPECT_TRUE(s.frame_edges.key(SDL_SCANCODE_F1));
   m.clear_frame_edges();
   s = state_of(m);
-  EXPECT_FALSE(s.pause_pressed || s.step_pressed || s.overlay_pressed || s.fullscreen_pressed);
-  m.handle_event(key(SDL_SCANCODE_ESCAPE, true));
-  EXPECT_TRUE(state_of(m).pause_pressed);
+  EXPECT_FALSE(s.frame_edges.key(SDL_SCANCODE_P) || s.frame_edges.key(SDL_SCANCODE_F1));
+  EXPECT_TRUE(s.step_edges.key(SDL_SCANCODE_P));  // no step ran yet
 }
 
-TEST(InputMapper, QuitNeedsCtrlQOrAWindowClose) {
+TEST(InputMapper, CtrlShortcutsAndTheWindowClosing) {
   InputMapper m;
   m.handle_event(key(SDL_SCANCODE_Q, true));
-  EXPECT_FALSE(state_of(m).quit_requested);
+  EXPECT_TRUE(state_of(m).frame_edges.key(SDL_SCANCODE_Q));
+  EXPECT_FALSE(state_of(m).frame_edges.key_with_ctrl(SDL_SCANCODE_Q));
+  m.handle_event(key(SDL_SCANCODE_Q, false));
   m.handle_event(key(SDL_SCANCODE_Q, true, false, KMOD_LCTRL));
-  EXPECT_TRUE(state_of(m).quit_requested);
-  m.clear_frame_edges();
-  EXPECT_TRUE(state_of(m).quit_requested);  // quitting is not undone by a frame passing
-  InputMapper m2;
+  m.handle_event(key(SDL_SCANCODE_Q, false));
+  EXPECT_TRUE(state_of(m).frame_edges.key_with_ctrl(SDL_SCANCODE_Q));  // kept after the release
+  EXPECT_FALSE(state_of(m).window_closed);
   SDL_Event quit{};
   quit.type = SDL_QUIT;
-  m2.handle_event(quit);
-  EXPECT_TRUE(state_of(m2).quit_requested);
+  m.handle_event(quit);
+  EXPECT_TRUE(state_of(m).window_closed);
+  m.clear_frame_edges();
+  m.clear_step_edges();
+  EXPECT_TRUE(state_of(m).window_closed);  // closing is not undone by a frame passing
 }
 
-TEST(InputMapper, MouseAimsAtTheWorldPointUnderThePointer) {
+TEST(InputMapper, MouseReportsWindowPixelsAndButtons) {
   InputMapper m;
-  EXPECT_EQ(state_of(m).aim_source, engine::AimSource::none);
+  EXPECT_EQ(state_of(m).last_pointer, engine::PointerDevice::none);
   m.handle_event(mouse_motion(500, 200));
-  const InputState s = state_of(m);
-  EXPECT_EQ(s.aim_source, engine::AimSource::mouse);
-  EXPECT_FLOAT_EQ(s.pointer_screen.x, 500.0f);
-  EXPECT_FLOAT_EQ(s.aim_point.x, 100.0f);  // 100 px right of the centre
-  EXPECT_FLOAT_EQ(s.aim_point.y, 100.0f);  // 100 px above the centre: +y
-  m.handle_event(mouse_button(SDL_BUTTON_LEFT, true, 500, 200));
-  EXPECT_TRUE(state_of(m).fire);
-  EXPECT_TRUE(state_of(m).fire_pressed);
-  m.handle_event(mouse_button(SDL_BUTTON_LEFT, false, 500, 200));
-  EXPECT_FALSE(state_of(m).fire);
+  InputState s = state_of(m);
+  EXPECT_EQ(s.last_pointer, engine::PointerDevice::mouse);
+  EXPECT_FLOAT_EQ(s.pointer.x, 500.0f);
+  EXPECT_FLOAT_EQ(s.pointer.y, 200.0f);  // window pixels, y down: the game maps them to its world
+  m.handle_event(mouse_button(SDL_BUTTON_LEFT, true, 510, 210));
+  s = state_of(m);
+  EXPECT_TRUE(s.mouse_button(SDL_BUTTON_LEFT));
+  EXPECT_FALSE(s.mouse_button(SDL_BUTTON_RIGHT));
+  EXPECT_TRUE(s.step_edges.mouse_button(SDL_BUTTON_LEFT));
+  EXPECT_FLOAT_EQ(s.pointer.x, 510.0f);  // a press moves the pointer to where it happened
+  m.handle_event(mouse_button(SDL_BUTTON_LEFT, false, 510, 210));
+  EXPECT_FALSE(state_of(m).mouse_button(SDL_BUTTON_LEFT));
 }
 
 TEST(InputMapper, KeyboardCapturedByImGuiDoesNotReachTheGame) {
@@ -150,11 +150,11 @@ TEST(InputMapper, KeyboardCapturedByImGuiDoesNotReachTheGame) {
   EXPECT_FALSE(m.handle_event(key(SDL_SCANCODE_SPACE, true), captured_keyboard));
   EXPECT_FALSE(m.handle_event(key(SDL_SCANCODE_P, true), captured_keyboard));
   const InputState s = state_of(m);
-  EXPECT_FLOAT_EQ(s.move.y, 0.0f);
-  EXPECT_FALSE(s.fire || s.fire_pressed || s.pause_pressed);
-  // The mouse is not the keyboard: a click still fires.
+  EXPECT_TRUE(s.keys.none());
+  EXPECT_TRUE(s.step_edges.keys.none() && s.frame_edges.keys.none());
+  // The mouse is not the keyboard: a click still reaches the game.
   EXPECT_TRUE(m.handle_event(mouse_button(SDL_BUTTON_LEFT, true), captured_keyboard));
-  EXPECT_TRUE(state_of(m).fire);
+  EXPECT_TRUE(state_of(m).mouse_button(SDL_BUTTON_LEFT));
 }
 
 TEST(InputMapper, MouseCapturedByImGuiDoesNotReachTheGame) {
@@ -163,8 +163,8 @@ TEST(InputMapper, MouseCapturedByImGuiDoesNotReachTheGame) {
   EXPECT_FALSE(m.handle_event(mouse_motion(300, 300), captured_mouse));
   EXPECT_FALSE(m.handle_event(mouse_button(SDL_BUTTON_LEFT, true, 300, 300), captured_mouse));
   const InputState s = state_of(m);
-  EXPECT_FLOAT_EQ(s.pointer_screen.x, 10.0f);  // the aim stayed where the game last saw it
-  EXPECT_FALSE(s.fire || s.fire_pressed);
+  EXPECT_FLOAT_EQ(s.pointer.x, 10.0f);  // the pointer stayed where the game last saw it
+  EXPECT_FALSE(s.mouse_button(SDL_BUTTON_LEFT) || s.step_edges.mouse_button(SDL_BUTTON_LEFT));
 }
 
 TEST(InputMapper, ReleasesAlwaysReachTheGameSoNothingSticks) {
@@ -175,17 +175,22 @@ TEST(InputMapper, ReleasesAlwaysReachTheGameSoNothingSticks) {
   EXPECT_TRUE(m.handle_event(key(SDL_SCANCODE_W, false), captured_keyboard));
   EXPECT_TRUE(m.handle_event(mouse_button(SDL_BUTTON_LEFT, false), captured_mouse));
   const InputState s = state_of(m);
-  EXPECT_FLOAT_EQ(s.move.y, 0.0f);
-  EXPECT_FALSE(s.fire);
+  EXPECT_FALSE(s.key(SDL_SCANCODE_W));
+  EXPECT_FALSE(s.mouse_button(SDL_BUTTON_LEFT));
   EXPECT_FALSE(m.handle_event(key(SDL_SCANCODE_W, false)));  // releasing what is up changes nothing
 }
 
-TEST(InputMapper, OverlayAndFullscreenKeysWorkEvenWhileImGuiHasTheKeyboard) {
+TEST(InputMapper, ShortcutKeysWorkEvenWhileImGuiHasTheKeyboard) {
   InputMapper m;
+  EXPECT_FALSE(m.handle_event(key(SDL_SCANCODE_F1, true), captured_keyboard));  // none named yet
+  m.set_shortcut_keys({SDL_SCANCODE_F1, SDL_SCANCODE_F11});
   EXPECT_TRUE(m.handle_event(key(SDL_SCANCODE_F1, true), captured_keyboard));
   EXPECT_TRUE(m.handle_event(key(SDL_SCANCODE_F11, true), captured_keyboard));
-  EXPECT_TRUE(state_of(m).overlay_pressed);
-  EXPECT_TRUE(state_of(m).fullscreen_pressed);
+  EXPECT_FALSE(m.handle_event(key(SDL_SCANCODE_F2, true), captured_keyboard));
+  const InputState s = state_of(m);
+  EXPECT_TRUE(s.frame_edges.key(SDL_SCANCODE_F1));
+  EXPECT_TRUE(s.frame_edges.key(SDL_SCANCODE_F11));
+  EXPECT_FALSE(s.frame_edges.key(SDL_SCANCODE_F2));
 }
 
 TEST(InputMapper, FocusLossReleasesEverything) {
@@ -197,8 +202,7 @@ TEST(InputMapper, FocusLossReleasesEverything) {
   focus.window.event = SDL_WINDOWEVENT_FOCUS_LOST;
   EXPECT_TRUE(m.handle_event(focus));
   const InputState s = state_of(m);
-  EXPECT_FLOAT_EQ(s.move.x, 0.0f);
-  EXPECT_FALSE(s.fire);
+  EXPECT_TRUE(s.keys.none());
 }
 
 TEST(InputMapper, IrrelevantAndMalformedEventsAreIgnored) {
@@ -214,7 +218,7 @@ TEST(InputMapper, IrrelevantAndMalformedEventsAreIgnored) {
   axis.caxis.axis = SDL_CONTROLLER_AXIS_LEFTX;
   axis.caxis.value = 32767;
   EXPECT_FALSE(m.handle_event(axis));
-  EXPECT_FLOAT_EQ(state_of(m).move.x, 0.0f);
+  EXPECT_FALSE(state_of(m).pads[0].connected);
 }
 
 TEST(InputMapper, DeadzoneIsRadialAndRescaled) {
@@ -235,7 +239,7 @@ TEST(InputMapper, EventsThroughTheSdlQueue) {
   InputMapper m;
   SDL_Event e;
   while (SDL_PollEvent(&e) != 0) m.handle_event(e);
-  EXPECT_FLOAT_EQ(state_of(m).move.y, -1.0f);
+  EXPECT_TRUE(state_of(m).key(SDL_SCANCODE_S));
   SDL_Quit();
 }
 
@@ -267,27 +271,30 @@ TEST(InputMapper, GamepadHotPlugSticksAndTrigger) {
     SDL_JoystickSetVirtualAxis(stick, SDL_CONTROLLER_AXIS_RIGHTY, -32768);  // right stick up
     pump();
     InputState s = state_of(m);
-    EXPECT_NEAR(s.move.x, 1.0f, 1e-4f);
-    EXPECT_EQ(s.aim_source, engine::AimSource::gamepad);
-    EXPECT_NEAR(s.aim_direction.y, 1.0f, 1e-4f);  // stick up = world +y
-    EXPECT_FALSE(s.fire);
+    const engine::GamepadState& pad = s.pads[0];
+    ASSERT_TRUE(pad.connected);
+    EXPECT_NEAR(pad.left_stick.x, 1.0f, 1e-4f);
+    EXPECT_NEAR(pad.right_stick.y, 1.0f, 1e-4f);  // stick up = +y, as in the world
+    EXPECT_EQ(s.last_pointer, engine::PointerDevice::right_stick);
+    EXPECT_NEAR(s.right_stick_direction.y, 1.0f, 1e-4f);
+    EXPECT_FLOAT_EQ(pad.right_trigger, 0.0f);
 
     SDL_JoystickSetVirtualAxis(stick, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, 32767);
     pump();
     s = state_of(m);
-    EXPECT_TRUE(s.fire);
-    EXPECT_TRUE(s.fire_pressed);
+    EXPECT_GE(s.pads[0].right_trigger, engine::InputMapper::trigger_threshold);
+    EXPECT_TRUE(s.step_edges.pad_trigger(SDL_CONTROLLER_AXIS_TRIGGERRIGHT));
+    EXPECT_FALSE(s.step_edges.pad_trigger(SDL_CONTROLLER_AXIS_TRIGGERLEFT));
 
-    SDL_JoystickSetVirtualAxis(stick, SDL_CONTROLLER_AXIS_RIGHTY, 0);  // released: keep aiming
+    SDL_JoystickSetVirtualAxis(stick, SDL_CONTROLLER_AXIS_RIGHTY, 0);  // released: the direction stays
     pump();
-    EXPECT_NEAR(state_of(m).aim_direction.y, 1.0f, 1e-4f);
+    EXPECT_NEAR(state_of(m).right_stick_direction.y, 1.0f, 1e-4f);
 
     ASSERT_EQ(SDL_JoystickDetachVirtual(device), 0) << SDL_GetError();
     pump();
     EXPECT_EQ(m.gamepad_count(), 0);
     s = state_of(m);
-    EXPECT_FLOAT_EQ(s.move.x, 0.0f);  // a pad that left stops driving the player
-    EXPECT_FALSE(s.fire);
+    EXPECT_FALSE(s.pads[0].connected);  // a pad that left reports nothing held
   }
   SDL_Quit();
 }
@@ -317,13 +324,13 @@ TEST(InputMapper, ImGuiWindowUnderTheMouseCapturesTheClick) {
 
   InputMapper m;
   EXPECT_FALSE(m.handle_event(mouse_button(SDL_BUTTON_LEFT, true, 150, 150), engine::imgui_capture()));
-  EXPECT_FALSE(state_of(m).fire);
+  EXPECT_FALSE(state_of(m).mouse_button(SDL_BUTTON_LEFT));
 
   frame(ImVec2(600, 500));  // mouse away from the window
   frame(ImVec2(600, 500));
   ASSERT_FALSE(engine::imgui_capture().mouse);
   EXPECT_TRUE(m.handle_event(mouse_button(SDL_BUTTON_LEFT, true, 600, 500), engine::imgui_capture()));
-  EXPECT_TRUE(state_of(m).fire);
+  EXPECT_TRUE(state_of(m).mouse_button(SDL_BUTTON_LEFT));
   ImGui::DestroyContext();
 }
 

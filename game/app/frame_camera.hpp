@@ -1,0 +1,24 @@
+#pragma once
+// The frame's camera, computed once at the top of the frame (GameApp::place_camera), before
+// the steps map the mouse through it and before render draws with it: data flows one way,
+// input -> sim -> render, and nothing render writes is read by the next frame's input.
+// The playfield is the window less the docked overlay panel; the whole world shows in it,
+// centred, as large as it fits. The camera still spans the whole window (its viewport is the
+// window), so a window pixel maps to the world the same way for the mouse and the sprites;
+// render clips the sprites to the playfield.
+#include "overlay_graph.hpp"
+#include "rect.hpp"
+
+#include <engine/camera.hpp>
+
+#include <glm/vec2.hpp>
+
+namespace game {
+
+// The window rectangle the world is drawn into: the window less `panel_width` at the right.
+ScreenRect playfield_rect(glm::ivec2 window_size, float panel_width) noexcept;
+
+// The camera that shows all of `world` inside `playfield`, in a window of `window_size`.
+engine::Camera2D fit_camera(glm::ivec2 window_size, const ScreenRect& playfield, const Rect& world) noexcept;
+
+}  // namespace game
