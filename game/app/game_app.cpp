@@ -32,6 +32,7 @@ GameApp::GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup
       log_(kMaxTimedFrames, warmup_frames),
       phases_(sim, app.config().max_frames >= 0 ? static_cast<std::uint64_t>(app.config().max_frames)
                                                 : std::uint64_t{kMaxTimedFrames}),
+      steps_(sim, nullptr, &phases_, false),  // the window's frames are logged per frame (log_committed_frame)
       best_file_(best),
       flow_(skip_title, best ? best->loaded() : 0) {
   install_shortcut_keys(app.input());  // F1 / F11 work while the overlay has the keyboard
@@ -61,19 +62,15 @@ void GameApp::fixed_update(const engine::InputState& input, double /*dt: always 
     if (flow_.state() == FlowState::title && verbs.fire_pressed) flow_.start();
     return;
   }
-  const std::uint64_t growths_before = sim_.stats().growth_events;
   // The mouse aims through the camera placed for this frame, the one render draws with.
   Input step_input = script_ ? script_->next(sim_.settings(), sim_.player_position())
                              : map_input(input, app_.camera(), sim_.player_position());
   step_input.restart = step_input.restart || restart_pending_;
   restart_pending_ = false;
-  const auto start = std::chrono::steady_clock::now();
-  const std::uint64_t allocs = count_step_allocations(sim_, step_input);
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  frame_allocs_ += allocs;
+  const StepResult step = steps_.step(step_input);  // timed and counted; phases_ is told
+  frame_allocs_ += step.allocations;
   const SimStats after = sim_.stats();
-  phases_.after_step(sim_, after, ms, allocs);
-  frame_grew_ = frame_grew_ || after.growth_events != growths_before;
+  frame_grew_ = frame_grew_ || step.storage_grew;
   // Pool growths become FrameStats events, so the overlay can mark them on its graph.
   record_growth_events(sim_, app_.stats(), growth_records_seen_);
   rates_.sample(after.frame, after.pools);

@@ -20,6 +20,7 @@
 #include "overlay_panel.hpp"
 #include "overlay_rates.hpp"
 #include "phase_recorder.hpp"
+#include "step_loop.hpp"
 #include "script.hpp"
 #include "simulation.hpp"
 
@@ -85,6 +86,7 @@ class GameApp : public engine::AppHooks {
   ScriptPlayer* script_;
   FrameLog log_;
   PhaseRecorder phases_;
+  StepLoop steps_;                      // the one step loop (step_loop.hpp): times each window step, tells phases_
   std::uint64_t frame_first_step_ = 1;  // the steps of the frame rendered last, for its render time
   std::uint64_t frame_last_step_ = 0;   // (first > last: that frame ran no step)
   PoolRateMeter rates_;

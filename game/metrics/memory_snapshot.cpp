@@ -19,14 +19,10 @@ void MemorySnapshot::take(PoolId id, const ObjectStore<T>& store) {
     // the bitmap walk goes in slot order.
     walk_.reserve(store.pool().capacity());  // allocates only after the pool grew
     const bool packed = store.pool().policy().storage == engine::StorageMode::packed;
-    if (store.walk() != WalkMode::bitmap) {
+    if (store.walks_list()) {
       const engine::ActiveIndexList& list = store.active_list();
       walk_.assign(list.indices().begin(), list.indices().end());
       walk_.insert(walk_.end(), list.queued().begin(), list.queued().end());
-      // The list holds slot indices; a packed pool's objects sit at their dense positions.
-      if (packed) {
-        for (std::uint32_t& entry : walk_) entry = static_cast<std::uint32_t>(store.pool().storage_position(entry));
-      }
     } else if (packed) {
       walk_.resize(store.pool().size());  // the pool's own walk goes down the dense array
       std::iota(walk_.begin(), walk_.end(), std::uint32_t{0});

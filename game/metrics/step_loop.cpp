@@ -48,7 +48,7 @@ void StepObservers::after_step(const Simulation& sim, const SimStats& after, dou
 }
 
 StepLoop::StepLoop(Simulation& sim, FrameLog* log, StepObserver* observer, bool paced)
-    : sim_(sim), log_(log), observer_(observer), paced_(paced), growth_events_(sim.stats().growth_events) {}
+    : sim_(sim), log_(log), observer_(observer), paced_(paced) {}
 
 StepResult StepLoop::step(const Input& input) {
   if (observer_) observer_->before_step();
@@ -57,6 +57,9 @@ StepResult StepLoop::step(const Input& input) {
 
 StepResult StepLoop::timed_step(const Input& input) {
   using clock = std::chrono::steady_clock;
+  // The baseline is read per step, not kept from the last one: whatever ran between steps
+  // (a window's overlay, a script's settings) is not this step's growth.
+  const std::uint64_t growths_before = sim_.stats().growth_events;
   const std::uint64_t allocs_before = heap_alloc_count();
   const auto start = clock::now();
   sim_.step(input);
@@ -66,8 +69,7 @@ StepResult StepLoop::timed_step(const Input& input) {
   // Bookkeeping after the clock stopped and the allocations were counted: not measured.
   r.sim_ms = std::chrono::duration<double, std::milli>(stop - start).count();
   const SimStats after = sim_.stats();
-  r.storage_grew = after.growth_events != growth_events_;
-  growth_events_ = after.growth_events;
+  r.storage_grew = after.growth_events != growths_before;
   ++steps_;
   if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.storage_grew);
   if (observer_) observer_->after_step(sim_, after, r.sim_ms, r.allocations);

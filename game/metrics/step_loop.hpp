@@ -77,7 +77,6 @@ class StepLoop {
   FrameLog* log_;
   StepObserver* observer_;
   bool paced_;
-  std::uint64_t growth_events_;  // the simulation's count after the last step
   std::uint64_t steps_ = 0;
 };
 

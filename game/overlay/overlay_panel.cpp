@@ -16,6 +16,12 @@ namespace {
 using namespace overlay_colors;
 using namespace overlay_widgets;
 
+// What the pooled stores walk: the chosen walk, except that a packed pool walks its dense
+// array (ObjectStore::listed() says why).
+std::string_view walk_label(const OverlayModel& model) {
+  return model.storage == engine::StorageMode::packed ? std::string_view("dense array") : walk_name(model.walk);
+}
+
 void pool_tooltip(const PoolView& p) {
   ImGui::BeginTooltip();
   ImGui::TextColored(vec(pool(p.id)), "%s (%s)", pool_name(p.id), p.pooled ? "pooled" : "heap: one new per object");
@@ -86,7 +92,7 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     ImGui::SameLine(0, 4);
     ImGui::TextColored(model.pooling ? kGood : kBad, "%s", model.pooling ? "ON" : "OFF");
     ImGui::SameLine(0, 4);
-    ImGui::TextColored(kDim, "(%s, %s walk)%s", engine::storage_mode_name(model.storage), walk_name(model.walk).data(),
+    ImGui::TextColored(kDim, "(%s, %s walk)%s", engine::storage_mode_name(model.storage), walk_label(model).data(),
                        frame.runtime.paused ? "  PAUSED" : "");
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());
@@ -167,7 +173,7 @@ void OverlayPanel::draw_pools(const OverlayModel& model) {
       }
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s: %.2f ns per object per step (update walk, %s)", pool_name(p.id), p.walk_ns_per_object,
-                          p.pooled ? walk_name(model.walk).data() : "heap vector<T*>");
+                          p.pooled ? walk_label(model).data() : "heap vector<T*>");
       }
       ImGui::TableNextColumn();
       if (p.growth_events > 0) {

@@ -189,6 +189,37 @@ TEST_P(ObjectStoreWalks, SwitchingToEveryOtherWalkKeepsEveryObject) {
   EXPECT_TRUE(store.active_list().matches(store.pool_for_tests()));
 }
 
+// A packed store walks its dense array whatever walk is chosen: no list is kept over it
+// (walking one would visit the dense positions at random), and leaving packed lists the
+// live slots again, so the chosen list walk resumes in step with the pool.
+TEST_P(ObjectStoreWalks, APackedStoreWalksItsDenseArrayAndTheListComesBackAfter) {
+  ObjectStore<Tracked> store(policy(16, 100000), true, GetParam());
+  for (std::uint64_t i = 0; i < 2000; ++i) store.spawn(Tracked(i, static_cast<int>(i % 3)));
+  const bool lists = GetParam() != WalkMode::bitmap;
+  EXPECT_EQ(store.walks_list(), lists);
+  engine::GrowthPolicy next = store.policy();
+  next.storage = engine::StorageMode::packed;
+  ASSERT_TRUE(store.set_policy(next));
+  EXPECT_FALSE(store.walks_list());
+  EXPECT_TRUE(store.active_list().empty());
+  EXPECT_EQ(store.walk(), GetParam()) << "the choice is kept";
+  for (std::uint64_t i = 2000; i < 2500; ++i) store.spawn(Tracked(i, 1));  // not listed: no list
+  EXPECT_TRUE(store.active_list().empty());
+  store.update([](Tracked& t) { return --t.ttl >= 0; });
+  EXPECT_EQ(store.size(), 2500u - 667u);
+  next.storage = engine::StorageMode::contiguous;
+  ASSERT_TRUE(store.set_policy(next));
+  EXPECT_EQ(store.walks_list(), lists);
+  if (lists) {
+    EXPECT_TRUE(store.active_list().matches(store.pool_for_tests()));
+  }
+  store.update([](Tracked& t) { return --t.ttl >= 0; });
+  EXPECT_EQ(store.size(), 2500u - 667u - 1167u);
+  if (lists) {
+    EXPECT_TRUE(store.active_list().matches(store.pool_for_tests()));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Walks, ObjectStoreWalks,
                          ::testing::Values(WalkMode::bitmap, WalkMode::swap_pop, WalkMode::slot_order),
                          [](const ::testing::TestParamInfo<WalkMode>& walk) {
