@@ -722,7 +722,7 @@ void VectorPool<T>::destroy_live_objects() noexcept {
       for (std::uint32_t p = 0; p < store_.size(); ++p) {
         const SlotRef at = locate(store_.index_at(p));
         at.generations[at.offset] += 1u;
-        at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
+        detail::clear_bit(at.occupied, at.offset);
         ++counters_.releases;
       }
       store_.drop_all();
@@ -732,7 +732,7 @@ void VectorPool<T>::destroy_live_objects() noexcept {
         const std::uint32_t index = store_.index_at(store_.size() - 1);
         const SlotRef at = locate(index);
         at.generations[at.offset] += 1u;  // dead first
-        at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
+        detail::clear_bit(at.occupied, at.offset);
         ++counters_.releases;
         destroy_packed(index);
       }
@@ -863,7 +863,7 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, co
   counters_.peak_used = std::max(counters_.peak_used, used_);  // a no-op unless the slot was bumped
   std::uint32_t& g = at.generations[at.offset];
   g += 1u;  // even (free) -> odd (live)
-  at.occupied[at.offset / detail::bits_per_word] |= std::uint64_t{1} << (at.offset % detail::bits_per_word);
+  detail::set_bit(at.occupied, at.offset);
   ++counters_.emplaces;
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after emplace");
   return detail::make_handle(index, g);
@@ -1070,7 +1070,7 @@ template <class T>
 ENGINE_POOL_HOT void VectorPool<T>::release_slot(std::uint32_t index) noexcept {
   const SlotRef at = locate(index);
   at.generations[at.offset] += 1u;  // odd (live) -> even (free): every handle to it is stale now
-  at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
+  detail::clear_bit(at.occupied, at.offset);
   ++counters_.releases;
   if (packed_) {
     destroy_packed(index);
@@ -1152,7 +1152,7 @@ void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noex
       const std::uint32_t index = stack_entry(from + k);
       const SlotRef at = locate(index);
       at.generations[at.offset] += 1u;
-      at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
+      detail::clear_bit(at.occupied, at.offset);
       store_.drop(index);
       stack_entry(free_count_++) = index;
     }
@@ -1173,7 +1173,7 @@ void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noex
           flat.generations != nullptr ? SlotRef{flat.slots, flat.generations, flat.occupied, index} : locate(index);
       detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
       at.generations[at.offset] += 1u;
-      at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
+      detail::clear_bit(at.occupied, at.offset);
       if (push.length == 0) push = stack_run(free_count);
       *push.first++ = index;
       --push.length;
@@ -1385,7 +1385,7 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
     for (std::uint32_t k = 0; k < doomed; ++k) {
       const SlotRef at = locate(stack_entry(from + k));
       at.generations[at.offset] += 1u;
-      at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
+      detail::clear_bit(at.occupied, at.offset);
     }
     for (std::uint32_t k = 0; k < doomed; ++k) {
       const std::uint32_t index = stack_entry(from + k);
@@ -1456,7 +1456,7 @@ const T* VectorPool<T>::get_at(std::size_t index) const noexcept {
   // slot order then reads one bit per object beside it, not four bytes, and at random the
   // bits (1/32 of the generations' size) stay in cache.
   const SlotRef at = locate(i);
-  if ((at.occupied[at.offset / detail::bits_per_word] >> (at.offset % detail::bits_per_word) & 1u) == 0) return nullptr;
+  if (!detail::test_bit(at.occupied, at.offset)) return nullptr;
   if (packed_) return store_.object_of(i);
   return object_at(at);
 }
@@ -1478,7 +1478,7 @@ void VectorPool<T>::for_each_listed(const std::uint32_t* indices, std::size_t co
     const std::uint64_t* const occupied = flat_.occupied;
     for (std::size_t k = 0; k < count; ++k) {
       const std::uint32_t i = indices[k];
-      if (i < used && (occupied[i / detail::bits_per_word] >> (i % detail::bits_per_word) & 1u) != 0) {
+      if (i < used && detail::test_bit(occupied, i)) {
         f(k, std::launder(reinterpret_cast<T*>(slots[i].bytes)));  // two calls: each inlined f knows its case
       } else {
         f(k, static_cast<T*>(nullptr));
