@@ -58,6 +58,7 @@
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/packed_store.hpp>
+#include <engine/pool/detail/page_arrays.hpp>
 #include <engine/pool/detail/slot_page.hpp>
 #include <engine/pool/growth_policy.hpp>
 #include <engine/pool/pool_handle.hpp>
@@ -325,50 +326,51 @@ class VectorPool {
     const SlotRef at = locate(index);
     return at.generations[at.offset];
   }
-  std::uint32_t& stack_entry(std::uint32_t depth) noexcept {  // free stack entry, 0 = bottom
-    if (flat_.free_stack != nullptr) return flat_.free_stack[depth];
-    return pages_[page_of(depth)].free_stack()[offset_of(depth)];
+  // The free stack, the release queue and the queue positions are split across the pages
+  // like the slots (detail/page_arrays.hpp names which): entry `position` of one of them,
+  // from the one-page view when there is one (the same single load as a plain array).
+  template <class Array>
+  auto& paged(std::uint32_t position) noexcept {
+    if (auto* const flat = Array::flat(flat_)) return flat[position];
+    return Array::of(pages_[page_of(position)])[offset_of(position)];
   }
-  const std::uint32_t& stack_entry(std::uint32_t depth) const noexcept {
-    return const_cast<VectorPool*>(this)->stack_entry(depth);
+  template <class Array>
+  const auto& paged(std::uint32_t position) const noexcept {
+    return const_cast<VectorPool*>(this)->paged<Array>(position);
   }
-  detail::QueuedHandle& pending_entry(std::uint32_t position) noexcept {  // release_later() queue entry
-    if (flat_.pending != nullptr) return flat_.pending[position];
-    return pages_[page_of(position)].pending()[offset_of(position)];
-  }
-  const detail::QueuedHandle& pending_entry(std::uint32_t position) const noexcept {
-    return const_cast<VectorPool*>(this)->pending_entry(position);
-  }
-  // The free stack and the queue are split across the pages like the slots. Loops over many
-  // entries take them a page at a time: where entry `position` is, and how many entries of
-  // that page start there (the caller clamps to its own count).
+  // Loops over many entries take them a page at a time: where entry `position` is, and how
+  // many entries of that page start there (the caller clamps to its own count).
   template <class Entry>
-  struct Run {
-    Entry* first;
-    std::uint32_t length;
-  };
-  Run<std::uint32_t> stack_run(std::uint32_t depth) noexcept {
-    if (flat_.free_stack != nullptr) {
-      return {flat_.free_stack + depth, static_cast<std::uint32_t>(pages_.front().slot_count()) - depth};
-    }
-    Page& page = pages_[page_of(depth)];
-    const auto offset = static_cast<std::uint32_t>(offset_of(depth));
-    return {page.free_stack() + offset, static_cast<std::uint32_t>(page.slot_count()) - offset};
-  }
-  Run<detail::QueuedHandle> queue_run(std::uint32_t position) noexcept {
-    if (flat_.pending != nullptr) {
-      return {flat_.pending + position, static_cast<std::uint32_t>(pages_.front().slot_count()) - position};
+  using Run = detail::PagedRun<Entry>;
+  template <class Array>
+  auto paged_run(std::uint32_t position) noexcept {
+    using Entry = std::remove_pointer_t<decltype(Array::flat(flat_))>;
+    if (Entry* const flat = Array::flat(flat_)) {
+      return Run<Entry>{flat + position, static_cast<std::uint32_t>(pages_.front().slot_count()) - position};
     }
     Page& page = pages_[page_of(position)];
     const auto offset = static_cast<std::uint32_t>(offset_of(position));
-    return {page.pending() + offset, static_cast<std::uint32_t>(page.slot_count()) - offset};
+    return Run<Entry>{Array::of(page) + offset, static_cast<std::uint32_t>(page.slot_count()) - offset};
+  }
+  std::uint32_t& stack_entry(std::uint32_t depth) noexcept {  // free stack entry, 0 = bottom
+    return paged<detail::FreeStackArray>(depth);
+  }
+  const std::uint32_t& stack_entry(std::uint32_t depth) const noexcept { return paged<detail::FreeStackArray>(depth); }
+  detail::QueuedHandle& pending_entry(std::uint32_t position) noexcept {  // release_later() queue entry
+    return paged<detail::ReleaseQueueArray>(position);
+  }
+  const detail::QueuedHandle& pending_entry(std::uint32_t position) const noexcept {
+    return paged<detail::ReleaseQueueArray>(position);
   }
   std::uint32_t& queue_position(std::uint32_t index) noexcept {  // where slot `index` sits in the queue, if it does
-    if (flat_.queue_positions != nullptr) return flat_.queue_positions[index];
-    return pages_[page_of(index)].queue_positions()[offset_of(index)];
+    return paged<detail::QueuePositionArray>(index);
   }
   const std::uint32_t& queue_position(std::uint32_t index) const noexcept {
-    return const_cast<VectorPool*>(this)->queue_position(index);
+    return paged<detail::QueuePositionArray>(index);
+  }
+  Run<std::uint32_t> stack_run(std::uint32_t depth) noexcept { return paged_run<detail::FreeStackArray>(depth); }
+  Run<detail::QueuedHandle> queue_run(std::uint32_t position) noexcept {
+    return paged_run<detail::ReleaseQueueArray>(position);
   }
   // Always inlined: out of line, GCC sees a void function with no side effects and deletes the call.
   ENGINE_POOL_HOT void prefetch_slot(std::uint32_t index) noexcept {  // object and generation, for writing
