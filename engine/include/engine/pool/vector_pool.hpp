@@ -682,19 +682,6 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_packed(std::uint32_t index, 
   return commit_emplace(index, at);
 }
 
-// A constructor threw: the claimed slot is free again. Unless the constructor itself changed
-// the pool, that is exactly the state before the emplace (the slot back on top of the stack,
-// or state_.used back down); otherwise the slot joins the free stack with its free generation.
-template <class T>
-void VectorPool<T>::unclaim(std::uint32_t index, void* where, bool from_free_stack) noexcept {
-  if (where != nullptr) detail::mark_slot_released(where, sizeof(T));  // packed: the store already did
-  if (!from_free_stack && state_.used == index + 1) {
-    state_.used = index;
-    return;
-  }
-  stack_entry(state_.free_count++) = index;
-}
-
 template <class T>
 ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, const SlotRef& at) noexcept {
   state_.counters.peak_used = std::max(state_.counters.peak_used, state_.used);  // a no-op unless the slot was bumped
@@ -816,60 +803,6 @@ bool VectorPool<T>::refuse_immovable(const char* what) noexcept {
   }
 }
 
-// erase_if's release phase when no destructor runs (so nothing can call back into the pool):
-// releases the live slots listed at stack depths [from, from + count) and pushes them, in
-// that order, from the stack's top up. The counters and the cached one-page view stay in
-// locals: written through uint32_t pointers, members would be reloaded after every store.
-template <class T>
-void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noexcept {
-  if (state_.packed) {  // each release moves one object: no run to stream through, so prefetch in two steps
-    const bool prefetch = state_.capacity >= prefetch_threshold;
-    for (std::uint32_t k = 0; k < count; ++k) {
-      if (prefetch) {
-        if (k + 2 * prefetch_distance < count) {
-          const std::uint32_t ahead = stack_entry(from + k + 2 * prefetch_distance);
-          store_.prefetch_position(ahead);
-          prefetch_release(ahead);
-        }
-        if (k + prefetch_distance < count) store_.prefetch_hole(stack_entry(from + k + prefetch_distance));
-        store_.prefetch_tail(prefetch_distance);
-      }
-      const std::uint32_t index = stack_entry(from + k);
-      const SlotRef at = locate(index);
-      at.generations[at.offset] += 1u;
-      detail::clear_bit(at.occupied, at.offset);
-      store_.drop(index);
-      stack_entry(state_.free_count++) = index;
-    }
-    state_.counters.releases += count;
-    return;
-  }
-  const FlatView flat = state_.flat;
-  const bool prefetch = state_.capacity >= prefetch_threshold;
-  std::uint32_t free_count = state_.free_count;
-  Run<std::uint32_t> push{nullptr, 0};  // where the next push goes, and how many fit in its page
-  for (std::uint32_t k = 0; k < count;) {
-    const Run<std::uint32_t> source = stack_run(from + k);
-    const std::uint32_t length = std::min(source.length, count - k);
-    for (std::uint32_t i = 0; i < length; ++i) {
-      if (prefetch && i + prefetch_distance < length) prefetch_release(source.first[i + prefetch_distance]);
-      const std::uint32_t index = source.first[i];
-      const SlotRef at =
-          flat.generations != nullptr ? SlotRef{flat.slots, flat.generations, flat.occupied, index} : locate(index);
-      detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
-      at.generations[at.offset] += 1u;
-      detail::clear_bit(at.occupied, at.offset);
-      if (push.length == 0) push = stack_run(free_count);
-      *push.first++ = index;
-      --push.length;
-      ++free_count;
-    }
-    k += length;
-  }
-  state_.free_count = free_count;
-  state_.counters.releases += count;
-}
-
 template <class T>
 bool VectorPool<T>::refuse_mid_pass(const char* what, bool releases_allowed) noexcept {
   if (iterating_ == 0 && (releases_allowed || callbacks_ == 0)) return false;
@@ -893,127 +826,6 @@ ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
   release_slot(handle.index);
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after release");
   return true;
-}
-
-// Queueing is one store in the common case: state_.queue_tail points at the next free entry and
-// state_.queue_room says how many follow in the same page (and below state_.capacity). The queue lives in
-// the pages and may hold up to state_.capacity entries, so appending never allocates. It can only
-// fill up when some slots are queued more than once before a flush (the same handle twice,
-// or a new object in a slot whose queued object was released directly); then
-// index_release_queue() drops the dead and repeated entries and records in each slot where
-// its entry is, and until the flush every release_later() finds a slot's entry in O(1) and
-// updates it instead of appending. A queue with one entry per slot cannot outgrow the pages.
-template <class T>
-ENGINE_POOL_ENTRY void VectorPool<T>::release_later(PoolHandle handle) noexcept {
-  if (!is_live(handle)) {
-    ENGINE_POOL_ASSERT(false, "release_later() of a null, stale, foreign or already released handle");
-    ++state_.counters.failed_releases;  // as a flush would have counted it
-    return;
-  }
-  if (state_.queue_room == 0) {
-    release_later_slow(handle);
-    return;
-  }
-  *state_.queue_tail++ = detail::QueuedHandle{handle.index, handle.generation};
-  --state_.queue_room;
-  ++state_.pending_count;
-}
-
-// A new page of the queue, a full queue, or an indexed one.
-template <class T>
-void VectorPool<T>::release_later_slow(PoolHandle handle) noexcept {
-  if (!state_.queue_indexed && state_.pending_count < state_.capacity) {
-    const Run<detail::QueuedHandle> run = queue_run(state_.pending_count);
-    state_.queue_tail = run.first;
-    state_.queue_room = std::min(run.length, state_.capacity - state_.pending_count);
-    *state_.queue_tail++ = detail::QueuedHandle{handle.index, handle.generation};
-    --state_.queue_room;
-    ++state_.pending_count;
-    return;
-  }
-  release_later_indexed(handle);
-}
-
-template <class T>
-void VectorPool<T>::release_later_indexed(PoolHandle handle) noexcept {
-  if (!state_.queue_indexed) index_release_queue();
-  forget_queue_tail();  // indexed: every append goes through here
-  prepare_queue_positions();
-  std::uint32_t& position = queue_position(handle.index);
-  if (position < state_.pending_count) {
-    detail::QueuedHandle& entry = pending_entry(position);
-    if (entry.index == handle.index) {  // queued already: this object, or a dead one from the same slot
-      entry.generation = handle.generation;
-      ++state_.counters.failed_releases;  // the entry the flush would have skipped
-      return;
-    }
-  }
-  position = state_.pending_count;
-  pending_entry(state_.pending_count++) = detail::QueuedHandle{handle.index, handle.generation};
-}
-
-// A slot's queue position counts only if the entry there names the slot, so any value will
-// do, but each one is written before it is first read: slots [0, state_.queue_ready) have been.
-template <class T>
-void VectorPool<T>::prepare_queue_positions() noexcept {
-  for (; state_.queue_ready < state_.used; ++state_.queue_ready) queue_position(state_.queue_ready) = 0xFFFFFFFFu;
-}
-
-// Keeps the first entry of every slot whose queued object is still alive, in order, and
-// records each kept entry's position in its slot. Afterwards the queue has one entry per
-// slot (at most size()), and stays so until the flush.
-template <class T>
-void VectorPool<T>::index_release_queue() noexcept {
-  prepare_queue_positions();
-  std::uint32_t kept = 0;
-  for (std::uint32_t i = 0; i < state_.pending_count; ++i) {
-    const detail::QueuedHandle queued = pending_entry(i);
-    std::uint32_t& position = queue_position(queued.index);
-    const bool repeated = position < kept && pending_entry(position).index == queued.index;
-    if (repeated || !is_live(PoolHandle{queued.index, queued.generation})) {
-      ++state_.counters.failed_releases;  // as the flush would have counted it
-      continue;
-    }
-    position = kept;
-    pending_entry(kept++) = queued;
-  }
-  state_.pending_count = kept;
-  state_.queue_indexed = true;
-  forget_queue_tail();
-}
-
-// Entries appended while the flush runs (a destructor calling release_later()) are flushed
-// too: the loop re-reads the queue's length.
-template <class T>
-std::size_t VectorPool<T>::flush_releases() noexcept {
-  if (refuse_mid_pass("flush_releases() inside for_each/erase_if; flush after the pass", true)) return 0;
-  if (refuse_release_while_building()) return 0;
-  CallbackScope scope(*this);
-  std::size_t released = 0;
-  const bool prefetch = state_.capacity >= prefetch_threshold;
-  for (std::uint32_t position = 0; position < state_.pending_count;) {  // a page of the queue at a time
-    const Run<detail::QueuedHandle> run = queue_run(position);
-    const std::uint32_t length = std::min(run.length, state_.pending_count - position);
-    for (std::uint32_t i = 0; i < length; ++i) {
-      if (prefetch && i + prefetch_distance < length) {
-        const std::uint32_t ahead = run.first[i + prefetch_distance].index;
-        if (ahead < state_.used) prefetch_release(ahead);
-      }
-      const detail::QueuedHandle queued = run.first[i];
-      if (is_live(PoolHandle{queued.index, queued.generation})) {  // else released directly since it was queued
-        release_slot(queued.index);
-        ++released;
-      } else {
-        ++state_.counters.failed_releases;
-      }
-    }
-    position += length;
-  }
-  state_.pending_count = 0;
-  state_.queue_indexed = false;
-  forget_queue_tail();
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after flush_releases");
-  return released;
 }
 
 // The doomed indices are collected in the free stack's arrays, downwards from the top of
@@ -1288,26 +1100,6 @@ void VectorPool<T>::for_each(F&& f) const {
   }
 }
 
-// Slots about to disappear take their generations with them; new slots later created at
-// the same indices must start above every generation a stale handle could still carry.
-template <class T>
-void VectorPool<T>::retire_generations(std::uint32_t first, std::uint32_t last) noexcept {
-  std::uint32_t highest_age = state_.fresh_generation - state_.seed;
-  for (std::uint32_t index = first; index < last; ++index) {
-    highest_age = std::max(highest_age, generation(index) - state_.seed);
-  }
-  state_.fresh_generation = state_.seed + ((highest_age + 2u) & ~1u);
-}
-
-// Free slots below state_.used, pushed highest first so the lowest index is reused first.
-template <class T>
-void VectorPool<T>::rebuild_free_stack() noexcept {
-  state_.free_count = 0;
-  for (std::uint32_t index = state_.used; index-- > 0;) {
-    if (!detail::is_live_generation(generation(index))) stack_entry(state_.free_count++) = index;
-  }
-}
-
 // ===== Statistics and validation =========================================================
 
 template <class T>
@@ -1415,4 +1207,6 @@ bool VectorPool<T>::validate() const {
 #include <engine/pool/detail/vector_pool_iterator.hpp>
 #include <engine/pool/detail/vector_pool_growth.hpp>
 #include <engine/pool/detail/vector_pool_layout.hpp>
+#include <engine/pool/detail/vector_pool_free_stack.hpp>
+#include <engine/pool/detail/vector_pool_release_queue.hpp>
 #undef ENGINE_POOL_VECTOR_POOL_IMPL
