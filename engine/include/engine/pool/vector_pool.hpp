@@ -2,6 +2,14 @@
 // engine::VectorPool<T>: a vector-backed object pool with generation-checked handles.
 // Part of the header-only pool library (CMake target engine::pool).
 //
+// This file is the class: the API with the contracts its comments document, and the hot
+// paths (emplace, release, get, for_each / visit_live, erase_if). The other members are
+// defined by concern in detail/vector_pool_*.hpp, included at the end of this file (and by
+// nothing else): lifetime (constructors, moves, clear), iterator (range-for and the other
+// read-only walks), growth, layout (layouts, migration, packed relocation), free_stack,
+// release_queue, validate (stats and validate()). detail/page_arrays.hpp names the arrays
+// split across the pages; detail/slot_page.hpp and detail/packed_store.hpp are the storage.
+//
 // Design, and why:
 // - Objects live in raw, aligned slots inside std::vector-managed memory and are built in
 //   place with T's own constructor, so any T works (move-only, no default constructor,
@@ -224,27 +232,7 @@ class VectorPool {
   // [0, size()) and the rest of its capacity follows. Never allocates; O(capacity / 64), so a
   // view of a million slots costs 16k calls.
   template <class F>
-  void for_each_occupancy_word(F&& f) const {
-    if (state_.packed) {
-      const std::size_t live = store_.size(), positions = store_.capacity();
-      for (std::size_t first = 0; first < positions; first += detail::bits_per_word) {
-        const auto valid = static_cast<unsigned>(std::min<std::size_t>(detail::bits_per_word, positions - first));
-        const std::size_t full = live > first ? std::min<std::size_t>(live - first, detail::bits_per_word) : 0;
-        f(first, full == detail::bits_per_word ? ~std::uint64_t{0} : (std::uint64_t{1} << full) - 1, valid);
-      }
-      return;
-    }
-    for (std::size_t p = 0; p < pages_.size(); ++p) {
-      const Page& page = pages_[p];
-      const std::size_t base = static_cast<std::size_t>(static_cast<std::uint64_t>(p) << state_.shift);
-      const std::size_t slots =
-          std::min<std::size_t>(page.slot_count(), state_.capacity > base ? state_.capacity - base : 0);
-      for (std::size_t first = 0; first < slots; first += detail::bits_per_word) {
-        const auto valid = static_cast<unsigned>(std::min<std::size_t>(detail::bits_per_word, slots - first));
-        f(base + first, page.occupied()[first / detail::bits_per_word], valid);
-      }
-    }
-  }
+  void for_each_occupancy_word(F&& f) const;
   // Where slot `index`'s object sits among the positions above (the index itself, except packed).
   std::size_t storage_position(std::size_t index) const noexcept {
     return state_.packed ? store_.position_of(static_cast<std::uint32_t>(index)) : index;
@@ -501,129 +489,6 @@ class VectorPool {
   std::uint32_t callbacks_ = 0;          // depth of T constructors/destructors the pool is running (see CallbackScope)
   GrowthListener listener_;
 };
-
-// ===== Lifetime ==========================================================================
-
-template <class T>
-VectorPool<T>::VectorPool(GrowthPolicy policy) {
-  state_.policy = normalized(policy);
-  state_.seed = detail::next_generation_seed();
-  state_.fresh_generation = state_.seed;
-  adopt(make_layout(state_.policy.storage, state_.policy.page_slots, state_.policy.initial_capacity));
-}
-
-template <class T>
-VectorPool<T>::~VectorPool() {
-  destroy_live_objects();
-}
-
-// The seed moves with the objects (their handles stay valid); `other` draws a new one.
-template <class T>
-VectorPool<T>::VectorPool(VectorPool&& other) noexcept
-    : pages_(std::move(other.pages_)),
-      store_(std::move(other.store_)),
-      state_(other.state_),
-      listener_(std::move(other.listener_)) {
-  forget_queue_tail();
-  other.reset_to_empty();
-}
-
-template <class T>
-VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
-  if (this == &other) return *this;
-  destroy_live_objects();
-  pages_ = std::move(other.pages_);
-  store_ = std::move(other.store_);
-  state_ = other.state_;
-  ++state_.storage_epoch;  // iterators into this pool's old storage must notice
-  forget_queue_tail();
-  listener_ = std::move(other.listener_);
-  other.reset_to_empty();
-  return *this;
-}
-
-// A moved-from pool is empty, usable, and gets a new seed so its future handles cannot be
-// confused with the ones that moved away. It keeps its policy and a later storage epoch.
-template <class T>
-void VectorPool<T>::reset_to_empty() noexcept {
-  pages_.clear();
-  store_ = Store{};
-  State fresh;
-  fresh.policy = state_.policy;
-  fresh.packed = fresh.policy.storage == StorageMode::packed;
-  if (fresh.policy.storage == StorageMode::stable) {
-    fresh.shift = detail::log2_exact(fresh.policy.page_slots);
-    fresh.mask = static_cast<std::uint32_t>(fresh.policy.page_slots - 1);
-  }
-  fresh.seed = detail::next_generation_seed();
-  fresh.fresh_generation = fresh.seed;
-  fresh.storage_epoch = state_.storage_epoch + 1;
-  state_ = fresh;
-  listener_ = nullptr;
-}
-
-// Every live object dies, each marked dead (generation even, bit clear) before its destructor
-// runs. The occupancy word is re-read after each destructor, so an object a destructor
-// released is not destroyed again; objects destructors emplace die in another pass. Slots are
-// not pushed on the free stack: clear() resets it, the pool's destructor drops it.
-template <class T>
-void VectorPool<T>::destroy_live_objects() noexcept {
-  if (state_.packed) {  // from the back: each object leaves the array before its destructor runs
-    if constexpr (std::is_trivially_destructible_v<T>) {
-      for (std::uint32_t p = 0; p < store_.size(); ++p) {
-        const SlotRef at = locate(store_.index_at(p));
-        at.generations[at.offset] += 1u;
-        detail::clear_bit(at.occupied, at.offset);
-        ++state_.counters.releases;
-      }
-      store_.drop_all();
-    } else {
-      CallbackScope scope(*this);
-      while (store_.size() != 0) {  // re-read: destructors may release or emplace
-        const std::uint32_t index = store_.index_at(store_.size() - 1);
-        const SlotRef at = locate(index);
-        at.generations[at.offset] += 1u;  // dead first
-        detail::clear_bit(at.occupied, at.offset);
-        ++state_.counters.releases;
-        destroy_packed(index);
-      }
-    }
-    return;
-  }
-  if constexpr (std::is_trivially_destructible_v<T>) {  // no destructor: nothing can call back
-    for (Page& page : pages_) {
-      for (std::size_t w = 0; w < page.words(); ++w) {
-        for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-          const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-          detail::mark_slot_released(page.raw(offset), sizeof(T));
-          page.generations()[offset] += 1u;
-          ++state_.counters.releases;
-        }
-        page.occupied()[w] = 0;
-      }
-    }
-  } else {
-    CallbackScope scope(*this);
-    std::uint64_t emplaces_before = 0;
-    do {
-      emplaces_before = state_.counters.emplaces;
-      for (std::size_t p = 0; p < pages_.size(); ++p) {  // indexed: a destructor may grow the page table
-        for (std::size_t w = 0; w < pages_[p].words(); ++w) {
-          for (;;) {
-            Page& page = pages_[p];
-            const std::uint64_t bits = page.occupied()[w];
-            if (bits == 0) break;
-            const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-            page.generations()[offset] += 1u;  // dead first
-            page.occupied()[w] = bits & (bits - 1);
-            ++state_.counters.releases;
-            destroy_dead(page.raw(offset));  // page buffers never move while destructors run
-          }
-        }
-      }
-    } while (state_.counters.emplaces != emplaces_before);
-  }
-}
 
 // ===== Emplace / release =================================================================
 
@@ -900,21 +765,6 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
   return doomed;
 }
 
-template <class T>
-void VectorPool<T>::clear() noexcept {
-  if (refuse_mid_pass("clear() inside for_each/erase_if or inside T's constructor/destructor")) return;
-  destroy_live_objects();
-  // Handing slots out again from 0 by bump index keeps the pool dense and in address order;
-  // they restart above every generation used so far, so no old handle matches again.
-  retire_generations(0, state_.used);
-  state_.used = 0;
-  state_.free_count = 0;
-  state_.pending_count = 0;
-  state_.queue_indexed = false;
-  forget_queue_tail();
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after clear");
-}
-
 // ===== Access ============================================================================
 
 template <class T>
@@ -984,28 +834,6 @@ void VectorPool<T>::for_each_listed(const std::uint32_t* indices, std::size_t co
     return;
   }
   for (std::size_t k = 0; k < count; ++k) f(k, get_at(indices[k]));
-}
-
-template <class T>
-void VectorPool<T>::active_indices(std::vector<std::uint32_t>& out) const {
-  out.clear();
-  out.reserve(size());
-  for (std::size_t p = 0; p < pages_.size(); ++p) {
-    const Page& page = pages_[p];
-    const auto base = static_cast<std::uint32_t>(p << state_.shift);
-    for (std::size_t w = 0; w < page.words(); ++w) {
-      for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-        out.push_back(base + static_cast<std::uint32_t>(w * detail::bits_per_word + detail::lowest_bit(bits)));
-      }
-    }
-  }
-}
-
-template <class T>
-std::vector<std::uint32_t> VectorPool<T>::active_indices() const {
-  std::vector<std::uint32_t> out;
-  active_indices(out);
-  return out;
 }
 
 // ===== Iteration =========================================================================
@@ -1110,4 +938,5 @@ void VectorPool<T>::for_each(F&& f) const {
 #include <engine/pool/detail/vector_pool_free_stack.hpp>
 #include <engine/pool/detail/vector_pool_release_queue.hpp>
 #include <engine/pool/detail/vector_pool_validate.hpp>
+#include <engine/pool/detail/vector_pool_lifetime.hpp>
 #undef ENGINE_POOL_VECTOR_POOL_IMPL

@@ -1,7 +1,8 @@
 #pragma once
 // Part of engine::VectorPool<T>'s implementation: the free stack and slot reuse.
-// Handing a claimed slot back when T's constructor throws, erase_if's batch release (the
-// victims listed at the far end of the free stack's arrays, pushed in address order), and
+// Handing a claimed slot back when T's constructor throws, erase_if's release of its victims
+// when T has no destructor (listed at the far end of the free stack's arrays, pushed in
+// address order), and
 // what clear() / shrink_to_fit() need: generations that restart above every one a stale
 // handle could carry, and a free stack rebuilt from the generations. The pop and the push
 // themselves are in the hot paths (vector_pool.hpp).

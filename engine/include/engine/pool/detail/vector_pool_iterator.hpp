@@ -1,5 +1,6 @@
 #pragma once
-// Part of engine::VectorPool<T>'s implementation: the range-for iterator (basic_iterator) and begin()/end().
+// Part of engine::VectorPool<T>'s implementation: iteration outside the hot passes: the range-for iterator
+// (basic_iterator, begin()/end()), active_indices() and for_each_occupancy_word().
 // It walks the occupancy bits word by word like for_each, but re-reads the current word after
 // each step, so the loop body may release objects (see "Iteration" in vector_pool.hpp); it
 // checks the storage epoch so a relocation under it is caught, not read through.
@@ -153,6 +154,53 @@ typename VectorPool<T>::const_iterator VectorPool<T>::end() const noexcept {
   it.page_ = pages_.size();
   it.epoch_ = state_.storage_epoch;
   return it;
+}
+
+// The read-only walks over the occupancy bitmaps.
+template <class T>
+template <class F>
+void VectorPool<T>::for_each_occupancy_word(F&& f) const {
+  if (state_.packed) {
+    const std::size_t live = store_.size(), positions = store_.capacity();
+    for (std::size_t first = 0; first < positions; first += detail::bits_per_word) {
+      const auto valid = static_cast<unsigned>(std::min<std::size_t>(detail::bits_per_word, positions - first));
+      const std::size_t full = live > first ? std::min<std::size_t>(live - first, detail::bits_per_word) : 0;
+      f(first, full == detail::bits_per_word ? ~std::uint64_t{0} : (std::uint64_t{1} << full) - 1, valid);
+    }
+    return;
+  }
+  for (std::size_t p = 0; p < pages_.size(); ++p) {
+    const Page& page = pages_[p];
+    const std::size_t base = static_cast<std::size_t>(static_cast<std::uint64_t>(p) << state_.shift);
+    const std::size_t slots =
+        std::min<std::size_t>(page.slot_count(), state_.capacity > base ? state_.capacity - base : 0);
+    for (std::size_t first = 0; first < slots; first += detail::bits_per_word) {
+      const auto valid = static_cast<unsigned>(std::min<std::size_t>(detail::bits_per_word, slots - first));
+      f(base + first, page.occupied()[first / detail::bits_per_word], valid);
+    }
+  }
+}
+
+template <class T>
+void VectorPool<T>::active_indices(std::vector<std::uint32_t>& out) const {
+  out.clear();
+  out.reserve(size());
+  for (std::size_t p = 0; p < pages_.size(); ++p) {
+    const Page& page = pages_[p];
+    const auto base = static_cast<std::uint32_t>(p << state_.shift);
+    for (std::size_t w = 0; w < page.words(); ++w) {
+      for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+        out.push_back(base + static_cast<std::uint32_t>(w * detail::bits_per_word + detail::lowest_bit(bits)));
+      }
+    }
+  }
+}
+
+template <class T>
+std::vector<std::uint32_t> VectorPool<T>::active_indices() const {
+  std::vector<std::uint32_t> out;
+  active_indices(out);
+  return out;
 }
 
 }  // namespace engine
