@@ -2,6 +2,14 @@
 // engine::VectorPool<T>: a vector-backed object pool with generation-checked handles.
 // Part of the header-only pool library (CMake target engine::pool).
 //
+// This file is the class: the API with the contracts its comments document, and the hot
+// paths (emplace, release, get, for_each / visit_live, erase_if). The other members are
+// defined by concern in detail/vector_pool_*.hpp, included at the end of this file (and by
+// nothing else): lifetime (constructors, moves, clear), iterator (range-for and the other
+// read-only walks), growth, layout (layouts, migration, packed relocation), free_stack,
+// release_queue, validate (stats and validate()). detail/page_arrays.hpp names the arrays
+// split across the pages; detail/slot_page.hpp and detail/packed_store.hpp are the storage.
+//
 // Design, and why:
 // - Objects live in raw, aligned slots inside std::vector-managed memory and are built in
 //   place with T's own constructor, so any T works (move-only, no default constructor,
@@ -58,6 +66,7 @@
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/packed_store.hpp>
+#include <engine/pool/detail/page_arrays.hpp>
 #include <engine/pool/detail/slot_page.hpp>
 #include <engine/pool/growth_policy.hpp>
 #include <engine/pool/pool_handle.hpp>
@@ -201,16 +210,16 @@ class VectorPool {
 
   // --- Size and memory -----------------------------------------------------------------
   std::size_t size() const noexcept {  // live objects
-    return static_cast<std::size_t>(counters_.emplaces - counters_.releases);
+    return static_cast<std::size_t>(state_.counters.emplaces - state_.counters.releases);
   }
-  bool empty() const noexcept { return counters_.emplaces == counters_.releases; }
-  std::size_t capacity() const noexcept { return capacity_; }  // slots that exist now
+  bool empty() const noexcept { return state_.counters.emplaces == state_.counters.releases; }
+  std::size_t capacity() const noexcept { return state_.capacity; }  // slots that exist now
   bool reserve(std::size_t slots);  // capacity >= slots; false at cap / bad_alloc / relocating mid-pass (pool
                                     // unchanged)
   void shrink_to_fit();  // stable: frees empty trailing pages; contiguous: trims to just past the last live slot
 
   // --- Policy and statistics -------------------------------------------------------------
-  const GrowthPolicy& policy() const noexcept { return policy_; }  // normalised copy of what was asked
+  const GrowthPolicy& policy() const noexcept { return state_.policy; }  // normalised copy of what was asked
   bool set_policy(const GrowthPolicy& policy);  // switches growth AND storage mode; live objects migrate, handles stay
                                                 // valid; false (unchanged) if max_capacity < capacity(), bad_alloc,
                                                 // mid-pass, or packed for a T whose move constructor may throw
@@ -223,32 +232,13 @@ class VectorPool {
   // [0, size()) and the rest of its capacity follows. Never allocates; O(capacity / 64), so a
   // view of a million slots costs 16k calls.
   template <class F>
-  void for_each_occupancy_word(F&& f) const {
-    if (packed_) {
-      const std::size_t live = store_.size(), positions = store_.capacity();
-      for (std::size_t first = 0; first < positions; first += detail::bits_per_word) {
-        const auto valid = static_cast<unsigned>(std::min<std::size_t>(detail::bits_per_word, positions - first));
-        const std::size_t full = live > first ? std::min<std::size_t>(live - first, detail::bits_per_word) : 0;
-        f(first, full == detail::bits_per_word ? ~std::uint64_t{0} : (std::uint64_t{1} << full) - 1, valid);
-      }
-      return;
-    }
-    for (std::size_t p = 0; p < pages_.size(); ++p) {
-      const Page& page = pages_[p];
-      const std::size_t base = static_cast<std::size_t>(static_cast<std::uint64_t>(p) << shift_);
-      const std::size_t slots = std::min<std::size_t>(page.slot_count(), capacity_ > base ? capacity_ - base : 0);
-      for (std::size_t first = 0; first < slots; first += detail::bits_per_word) {
-        const auto valid = static_cast<unsigned>(std::min<std::size_t>(detail::bits_per_word, slots - first));
-        f(base + first, page.occupied()[first / detail::bits_per_word], valid);
-      }
-    }
-  }
+  void for_each_occupancy_word(F&& f) const;
   // Where slot `index`'s object sits among the positions above (the index itself, except packed).
   std::size_t storage_position(std::size_t index) const noexcept {
-    return packed_ ? store_.position_of(static_cast<std::uint32_t>(index)) : index;
+    return state_.packed ? store_.position_of(static_cast<std::uint32_t>(index)) : index;
   }
   std::size_t occupancy_page_slots() const noexcept {  // positions per page (stable); 0: one buffer, no page edges
-    return policy_.storage == StorageMode::stable ? policy_.page_slots : 0;
+    return state_.policy.storage == StorageMode::stable ? state_.policy.page_slots : 0;
   }
   PoolStats stats() const noexcept;  // O(pages) to sum bytes_held
   bool validate() const;             // walks every invariant (O(capacity)); true if all hold
@@ -298,9 +288,9 @@ class VectorPool {
 
   static GrowthPolicy normalized(GrowthPolicy policy) noexcept;
   std::size_t page_of(std::uint32_t index) const noexcept {
-    return static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> shift_);
+    return static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> state_.shift);
   }
-  std::size_t offset_of(std::uint32_t index) const noexcept { return index & mask_; }
+  std::size_t offset_of(std::uint32_t index) const noexcept { return index & state_.mask; }
 
   // Where slot `index` lives. One-page pools (contiguous, or stable before their first
   // growth) answer from pointers cached in the pool (one load shorter than going through
@@ -313,7 +303,8 @@ class VectorPool {
     std::size_t offset;  // ...and the slot's offset in them
   };
   ENGINE_POOL_HOT SlotRef locate(std::uint32_t index) const noexcept {
-    if (flat_.generations != nullptr) return SlotRef{flat_.slots, flat_.generations, flat_.occupied, index};
+    if (state_.flat.generations != nullptr)
+      return SlotRef{state_.flat.slots, state_.flat.generations, state_.flat.occupied, index};
     Page& page = const_cast<Page&>(pages_[page_of(index)]);
     return SlotRef{page.slots(), page.generations(), page.occupied(), offset_of(index)};
   }
@@ -325,55 +316,56 @@ class VectorPool {
     const SlotRef at = locate(index);
     return at.generations[at.offset];
   }
-  std::uint32_t& stack_entry(std::uint32_t depth) noexcept {  // free stack entry, 0 = bottom
-    if (flat_.free_stack != nullptr) return flat_.free_stack[depth];
-    return pages_[page_of(depth)].free_stack()[offset_of(depth)];
+  // The free stack, the release queue and the queue positions are split across the pages
+  // like the slots (detail/page_arrays.hpp names which): entry `position` of one of them,
+  // from the one-page view when there is one (the same single load as a plain array).
+  template <class Array>
+  auto& paged(std::uint32_t position) noexcept {
+    if (auto* const flat = Array::flat(state_.flat)) return flat[position];
+    return Array::of(pages_[page_of(position)])[offset_of(position)];
   }
-  const std::uint32_t& stack_entry(std::uint32_t depth) const noexcept {
-    return const_cast<VectorPool*>(this)->stack_entry(depth);
+  template <class Array>
+  const auto& paged(std::uint32_t position) const noexcept {
+    return const_cast<VectorPool*>(this)->paged<Array>(position);
   }
-  detail::QueuedHandle& pending_entry(std::uint32_t position) noexcept {  // release_later() queue entry
-    if (flat_.pending != nullptr) return flat_.pending[position];
-    return pages_[page_of(position)].pending()[offset_of(position)];
-  }
-  const detail::QueuedHandle& pending_entry(std::uint32_t position) const noexcept {
-    return const_cast<VectorPool*>(this)->pending_entry(position);
-  }
-  // The free stack and the queue are split across the pages like the slots. Loops over many
-  // entries take them a page at a time: where entry `position` is, and how many entries of
-  // that page start there (the caller clamps to its own count).
+  // Loops over many entries take them a page at a time: where entry `position` is, and how
+  // many entries of that page start there (the caller clamps to its own count).
   template <class Entry>
-  struct Run {
-    Entry* first;
-    std::uint32_t length;
-  };
-  Run<std::uint32_t> stack_run(std::uint32_t depth) noexcept {
-    if (flat_.free_stack != nullptr) {
-      return {flat_.free_stack + depth, static_cast<std::uint32_t>(pages_.front().slot_count()) - depth};
-    }
-    Page& page = pages_[page_of(depth)];
-    const auto offset = static_cast<std::uint32_t>(offset_of(depth));
-    return {page.free_stack() + offset, static_cast<std::uint32_t>(page.slot_count()) - offset};
-  }
-  Run<detail::QueuedHandle> queue_run(std::uint32_t position) noexcept {
-    if (flat_.pending != nullptr) {
-      return {flat_.pending + position, static_cast<std::uint32_t>(pages_.front().slot_count()) - position};
+  using Run = detail::PagedRun<Entry>;
+  template <class Array>
+  auto paged_run(std::uint32_t position) noexcept {
+    using Entry = std::remove_pointer_t<decltype(Array::flat(state_.flat))>;
+    if (Entry* const flat = Array::flat(state_.flat)) {
+      return Run<Entry>{flat + position, static_cast<std::uint32_t>(pages_.front().slot_count()) - position};
     }
     Page& page = pages_[page_of(position)];
     const auto offset = static_cast<std::uint32_t>(offset_of(position));
-    return {page.pending() + offset, static_cast<std::uint32_t>(page.slot_count()) - offset};
+    return Run<Entry>{Array::of(page) + offset, static_cast<std::uint32_t>(page.slot_count()) - offset};
+  }
+  std::uint32_t& stack_entry(std::uint32_t depth) noexcept {  // free stack entry, 0 = bottom
+    return paged<detail::FreeStackArray>(depth);
+  }
+  const std::uint32_t& stack_entry(std::uint32_t depth) const noexcept { return paged<detail::FreeStackArray>(depth); }
+  detail::QueuedHandle& pending_entry(std::uint32_t position) noexcept {  // release_later() queue entry
+    return paged<detail::ReleaseQueueArray>(position);
+  }
+  const detail::QueuedHandle& pending_entry(std::uint32_t position) const noexcept {
+    return paged<detail::ReleaseQueueArray>(position);
   }
   std::uint32_t& queue_position(std::uint32_t index) noexcept {  // where slot `index` sits in the queue, if it does
-    if (flat_.queue_positions != nullptr) return flat_.queue_positions[index];
-    return pages_[page_of(index)].queue_positions()[offset_of(index)];
+    return paged<detail::QueuePositionArray>(index);
   }
   const std::uint32_t& queue_position(std::uint32_t index) const noexcept {
-    return const_cast<VectorPool*>(this)->queue_position(index);
+    return paged<detail::QueuePositionArray>(index);
+  }
+  Run<std::uint32_t> stack_run(std::uint32_t depth) noexcept { return paged_run<detail::FreeStackArray>(depth); }
+  Run<detail::QueuedHandle> queue_run(std::uint32_t position) noexcept {
+    return paged_run<detail::ReleaseQueueArray>(position);
   }
   // Always inlined: out of line, GCC sees a void function with no side effects and deletes the call.
   ENGINE_POOL_HOT void prefetch_slot(std::uint32_t index) noexcept {  // object and generation, for writing
     const SlotRef at = locate(index);
-    if (packed_) {
+    if (state_.packed) {
       store_.prefetch_position(index);  // the object goes at the back (warm); its position entry is cold
     } else {
       ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
@@ -388,7 +380,7 @@ class VectorPool {
   ENGINE_POOL_HOT void prefetch_release(std::uint32_t index) noexcept {
     const SlotRef at = locate(index);
     if constexpr (release_touches_object) {
-      if (!packed_) ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
+      if (!state_.packed) ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
     }
     ENGINE_POOL_PREFETCH_WRITE(at.generations + at.offset);
     ENGINE_POOL_PREFETCH_WRITE(at.occupied + at.offset / detail::bits_per_word);
@@ -398,7 +390,7 @@ class VectorPool {
   }
   bool is_live(PoolHandle handle) const noexcept {
     if (!detail::is_live_generation(handle.generation)) return false;  // null, or forged
-    if (handle.index >= used_) return false;                           // never handed out / trimmed
+    if (handle.index >= state_.used) return false;                     // never handed out / trimmed
     return generation(handle.index) == handle.generation;              // stale or foreign
   }
 
@@ -410,7 +402,7 @@ class VectorPool {
   std::size_t relocate_packed(Layout& target) noexcept;
   bool refuse_release_while_building() noexcept;
   StorageMode growth_mode() const noexcept {  // the one-buffer layout a growth or shrink rebuilds
-    return policy_.storage == StorageMode::packed ? StorageMode::packed : StorageMode::contiguous;
+    return state_.policy.storage == StorageMode::packed ? StorageMode::packed : StorageMode::contiguous;
   }
   template <class... Args>
   void construct_in_new_page(std::uint32_t index, void* where, std::vector<Page>* old_table, Args&&... args);
@@ -425,8 +417,8 @@ class VectorPool {
   ENGINE_POOL_COLD void release_later_slow(PoolHandle handle) noexcept;
   void release_later_indexed(PoolHandle handle) noexcept;
   void forget_queue_tail() noexcept {  // the next release_later() finds the tail again
-    queue_tail_ = nullptr;
-    queue_room_ = 0;
+    state_.queue_tail = nullptr;
+    state_.queue_room = 0;
   }
   void prepare_queue_positions() noexcept;
   void index_release_queue() noexcept;
@@ -464,333 +456,43 @@ class VectorPool {
     std::uint64_t* occupied = nullptr;
   };
 
+  // Every scalar of the pool's state, grouped so that a move copies them in one assignment
+  // and cannot forget one; the buffers, the store and the listener move beside it.
+  struct State {
+    bool packed = false;  // the current layout is packed (policy may already name the next one)
+    FlatView flat;
+    unsigned shift = contiguous_shift;  // index >> shift = page
+    std::uint32_t mask = 0xFFFFFFFFu;   // index & mask = offset in page
+    std::uint32_t capacity = 0;         // usable slots: contiguous, the page; stable, stable_capacity()
+    std::uint32_t used = 0;             // slots [0, used) handed out since the last clear(); the rest are untouched
+    std::uint32_t free_count = 0;       // depth of the LIFO free stack (released slots below used)
+    std::uint32_t seed = 0;             // this pool's generation base (drawn per instance: constructor, reset_to_empty)
+    std::uint32_t fresh_generation = 0;  // generation a slot gets when first handed out (raised by clear/shrink)
+    std::uint64_t storage_epoch = 0;     // bumped whenever objects move: lets iterators detect it
+    GrowthPolicy policy;
+    std::uint32_t pending_count = 0;  // length of the release_later() queue (in the pages, <= capacity)
+    std::uint32_t queue_ready = 0;    // slots [0, queue_ready) have had their queue position written
+    bool queue_indexed = false;       // the queue has one entry per slot and each slot knows where (until the flush)
+    detail::QueuedHandle* queue_tail = nullptr;  // where the next release_later() entry goes...
+    std::uint32_t queue_room = 0;  // ...and how many fit there before the page or capacity ends (0: find out)
+    Counters counters;
+    mutable std::uint64_t stale_gets = 0;
+  };
+
   std::vector<Page> pages_;
-  Store store_;                 // packed mode's objects (empty in the other modes)
-  bool packed_ = false;         // the current layout is packed (policy_ may already name the next one)
-  std::uint32_t building_ = 0;  // packed: constructors in flight (their objects sit in store_, unfinished)
-  FlatView flat_;
-  unsigned shift_ = contiguous_shift;  // index >> shift_ = page
-  std::uint32_t mask_ = 0xFFFFFFFFu;   // index & mask_ = offset in page
-  std::uint32_t capacity_ = 0;         // usable slots: contiguous, the page; stable, stable_capacity()
-  std::uint32_t used_ = 0;             // slots [0, used_) handed out since the last clear(); the rest are untouched
-  std::uint32_t free_count_ = 0;       // depth of the LIFO free stack (released slots below used_)
-  std::uint32_t seed_ = detail::next_generation_seed();  // this pool's generation base
-  std::uint32_t fresh_generation_ = seed_;  // generation a slot gets when first handed out (raised by clear/shrink)
-  mutable std::uint32_t iterating_ = 0;     // for_each/erase_if depth
-  std::uint32_t callbacks_ = 0;      // depth of T constructors/destructors the pool is running (see CallbackScope)
-  std::uint64_t storage_epoch_ = 0;  // bumped whenever objects move: lets iterators detect it
-  GrowthPolicy policy_;
-  std::uint32_t pending_count_ = 0;  // length of the release_later() queue (in the pages, <= capacity_)
-  std::uint32_t queue_ready_ = 0;    // slots [0, queue_ready_) have had their queue position written
-  bool queue_indexed_ = false;       // the queue has one entry per slot and each slot knows where (until the flush)
-  detail::QueuedHandle* queue_tail_ = nullptr;  // where the next release_later() entry goes...
-  std::uint32_t queue_room_ = 0;  // ...and how many fit there before the page or capacity ends (0: find out)
-  Counters counters_;
-  mutable std::uint64_t stale_gets_ = 0;
+  Store store_;  // packed mode's objects (empty in the other modes)
+  State state_;
+  // How deep this pool is inside its own passes and T's callbacks: they belong to the running
+  // calls, not to the contents, so a move neither copies nor resets them.
+  std::uint32_t building_ = 0;           // packed: constructors in flight (their objects sit in store_, unfinished)
+  mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
+  std::uint32_t callbacks_ = 0;          // depth of T constructors/destructors the pool is running (see CallbackScope)
   GrowthListener listener_;
 };
 
-// ===== Iterator ==========================================================================
-
-template <class T>
-template <bool Const>
-class VectorPool<T>::basic_iterator {
-  using Pool = std::conditional_t<Const, const VectorPool, VectorPool>;
-  using SlotPtr = std::conditional_t<Const, const typename Page::Slot*, typename Page::Slot*>;
-
- public:
-  using iterator_category = std::forward_iterator_tag;
-  using value_type = T;
-  using difference_type = std::ptrdiff_t;
-  using pointer = std::conditional_t<Const, const T*, T*>;
-  using reference = std::conditional_t<Const, const T&, T&>;
-
-  basic_iterator() noexcept = default;
-
-  reference operator*() const noexcept { return *operator->(); }
-  pointer operator->() const noexcept { return std::launder(reinterpret_cast<pointer>(slots_[slot_in_page()].bytes)); }
-  PoolHandle handle() const noexcept {  // the handle of the object this iterator is on
-    const std::size_t offset = slot_in_page();
-    if (packed_) return PoolHandle{index_, pool_->generation(index_)};
-    const auto index = static_cast<std::uint32_t>((page_ << pool_->shift_) + offset);
-    return PoolHandle{index, pool_->pages_[page_].generations()[offset]};
-  }
-  basic_iterator& operator++() noexcept {
-    if (epoch_ != pool_->storage_epoch_) {  // the pages this iterator reads were freed or moved
-      ENGINE_POOL_ASSERT(
-          false, "pool storage moved during a range-for (growth, shrink_to_fit or set_policy); iterators are invalid");
-      bits_ = 0;  // release builds: end the loop rather than read freed memory
-      page_ = pool_->pages_.size();
-      word_ = 0;
-      return *this;
-    }
-    if (packed_) {  // the current object released: another moved into its place, visit that one next
-      auto position = static_cast<std::uint32_t>(slot_in_page());
-      if (position < pool_->store_.size() && pool_->store_.index_at(position) == index_) ++position;
-      seek_position(position);
-      return *this;
-    }
-    // Re-read the word so objects released by the loop body are skipped, not visited.
-    const std::uint64_t current = bits_ & (~bits_ + 1);
-    bits_ = occupied_[word_] & ~((current << 1) - 1);
-    settle();
-    return *this;
-  }
-  basic_iterator operator++(int) noexcept {
-    basic_iterator before = *this;
-    ++*this;
-    return before;
-  }
-  // End has no bits left, so comparing with end() reduces to `bits_ == 0`.
-  friend bool operator==(const basic_iterator& a, const basic_iterator& b) noexcept {
-    return (a.bits_ & (~a.bits_ + 1)) == (b.bits_ & (~b.bits_ + 1)) &&
-           (a.bits_ == 0 || (a.page_ == b.page_ && a.word_ == b.word_));
-  }
-  friend bool operator!=(const basic_iterator& a, const basic_iterator& b) noexcept { return !(a == b); }
-
- private:
-  friend class VectorPool;
-  explicit basic_iterator(Pool& pool) noexcept : pool_(&pool), epoch_(pool.storage_epoch_) {
-    if (pool.packed_) {
-      packed_ = true;
-      slots_ = pool.store_.slots();
-      seek_position(0);
-      return;
-    }
-    if (pool.pages_.empty()) return;
-    load_page(0);
-    bits_ = occupied_[0];
-    settle();
-  }
-  std::size_t slot_in_page() const noexcept { return word_ * detail::bits_per_word + detail::lowest_bit(bits_); }
-  void load_page(std::size_t page) noexcept {
-    auto& p = pool_->pages_[page];
-    page_ = page;
-    slots_ = p.slots();
-    occupied_ = p.occupied();
-    words_ = p.words();
-    word_ = 0;
-  }
-  // Packed: position p is encoded as word p / 64 with the single bit p % 64, so operator->,
-  // slot_in_page() and operator== need no branch; past the dense end it is end().
-  void seek_position(std::uint32_t position) noexcept {
-    if (position >= pool_->store_.size()) {
-      bits_ = 0;
-      page_ = pool_->pages_.size();
-      word_ = 0;
-      return;
-    }
-    page_ = 0;
-    word_ = position / detail::bits_per_word;
-    bits_ = std::uint64_t{1} << (position % detail::bits_per_word);
-    index_ = pool_->store_.index_at(position);
-  }
-  void settle() noexcept {  // moves forward to the next set bit, or to end (bits_ == 0)
-    while (bits_ == 0) {
-      if (++word_ >= words_) {
-        if (page_ + 1 >= pool_->pages_.size()) {
-          page_ = pool_->pages_.size();
-          word_ = 0;
-          return;
-        }
-        load_page(page_ + 1);
-      }
-      bits_ = occupied_[word_];
-    }
-  }
-
-  Pool* pool_ = nullptr;
-  SlotPtr slots_ = nullptr;
-  const std::uint64_t* occupied_ = nullptr;
-  std::size_t page_ = 0;
-  std::size_t word_ = 0;
-  std::size_t words_ = 0;
-  std::uint64_t bits_ = 0;  // not-yet-visited live bits of word_; lowest = current object
-  std::uint64_t epoch_ = 0;
-  std::uint32_t index_ = 0;  // packed: slot index of the current object (a change means it was released)
-  bool packed_ = false;
-};
-
-// ===== Lifetime ==========================================================================
-
-template <class T>
-GrowthPolicy VectorPool<T>::normalized(GrowthPolicy policy) noexcept {
-  policy.max_capacity = std::min(policy.max_capacity, max_index_space);
-  policy.initial_capacity = std::min(policy.initial_capacity, policy.max_capacity);
-  if constexpr (!packable) {  // a release would move objects whose move may throw: see StorageMode::packed
-    if (policy.storage == StorageMode::packed) policy.storage = StorageMode::contiguous;
-  }
-  policy.page_slots = page_slots_for(policy.page_slots, sizeof(typename Page::Slot));
-  return policy;
-}
-
-template <class T>
-VectorPool<T>::VectorPool(GrowthPolicy policy) : policy_(normalized(policy)) {
-  adopt(make_layout(policy_.storage, policy_.page_slots, policy_.initial_capacity));
-}
-
-template <class T>
-VectorPool<T>::~VectorPool() {
-  destroy_live_objects();
-}
-
-template <class T>
-VectorPool<T>::VectorPool(VectorPool&& other) noexcept
-    : pages_(std::move(other.pages_)),
-      store_(std::move(other.store_)),
-      packed_(other.packed_),
-      flat_(other.flat_),
-      shift_(other.shift_),
-      mask_(other.mask_),
-      capacity_(other.capacity_),
-      used_(other.used_),
-      free_count_(other.free_count_),
-      seed_(other.seed_),
-      fresh_generation_(other.fresh_generation_),
-      storage_epoch_(other.storage_epoch_),
-      policy_(other.policy_),
-      pending_count_(other.pending_count_),
-      queue_ready_(other.queue_ready_),
-      queue_indexed_(other.queue_indexed_),
-      counters_(other.counters_),
-      stale_gets_(other.stale_gets_),
-      listener_(std::move(other.listener_)) {
-  other.reset_to_empty();
-}
-
-template <class T>
-VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
-  if (this == &other) return *this;
-  destroy_live_objects();
-  pages_ = std::move(other.pages_);
-  store_ = std::move(other.store_);
-  packed_ = other.packed_;
-  flat_ = other.flat_;
-  shift_ = other.shift_;
-  mask_ = other.mask_;
-  capacity_ = other.capacity_;
-  used_ = other.used_;
-  free_count_ = other.free_count_;
-  seed_ = other.seed_;
-  fresh_generation_ = other.fresh_generation_;
-  storage_epoch_ = other.storage_epoch_ + 1;
-  policy_ = other.policy_;
-  pending_count_ = other.pending_count_;
-  queue_ready_ = other.queue_ready_;
-  queue_indexed_ = other.queue_indexed_;
-  forget_queue_tail();
-  counters_ = other.counters_;
-  stale_gets_ = other.stale_gets_;
-  listener_ = std::move(other.listener_);
-  other.reset_to_empty();
-  return *this;
-}
-
-// A moved-from pool is empty, usable, and gets a new seed so its future handles cannot be
-// confused with the ones that moved away.
-template <class T>
-void VectorPool<T>::reset_to_empty() noexcept {
-  pages_.clear();
-  store_ = Store{};
-  packed_ = policy_.storage == StorageMode::packed;
-  flat_ = FlatView{};
-  shift_ = policy_.storage == StorageMode::stable ? detail::log2_exact(policy_.page_slots) : contiguous_shift;
-  mask_ = policy_.storage == StorageMode::stable ? static_cast<std::uint32_t>(policy_.page_slots - 1) : 0xFFFFFFFFu;
-  capacity_ = 0;
-  used_ = 0;
-  free_count_ = 0;
-  seed_ = detail::next_generation_seed();
-  fresh_generation_ = seed_;
-  ++storage_epoch_;
-  pending_count_ = 0;
-  queue_ready_ = 0;
-  queue_indexed_ = false;
-  forget_queue_tail();
-  counters_ = Counters{};
-  stale_gets_ = 0;
-  listener_ = nullptr;
-}
-
-// Every live object dies, each marked dead (generation even, bit clear) before its destructor
-// runs. The occupancy word is re-read after each destructor, so an object a destructor
-// released is not destroyed again; objects destructors emplace die in another pass. Slots are
-// not pushed on the free stack: clear() resets it, the pool's destructor drops it.
-template <class T>
-void VectorPool<T>::destroy_live_objects() noexcept {
-  if (packed_) {  // from the back: each object leaves the array before its destructor runs
-    if constexpr (std::is_trivially_destructible_v<T>) {
-      for (std::uint32_t p = 0; p < store_.size(); ++p) {
-        const SlotRef at = locate(store_.index_at(p));
-        at.generations[at.offset] += 1u;
-        at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
-        ++counters_.releases;
-      }
-      store_.drop_all();
-    } else {
-      CallbackScope scope(*this);
-      while (store_.size() != 0) {  // re-read: destructors may release or emplace
-        const std::uint32_t index = store_.index_at(store_.size() - 1);
-        const SlotRef at = locate(index);
-        at.generations[at.offset] += 1u;  // dead first
-        at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
-        ++counters_.releases;
-        destroy_packed(index);
-      }
-    }
-    return;
-  }
-  if constexpr (std::is_trivially_destructible_v<T>) {  // no destructor: nothing can call back
-    for (Page& page : pages_) {
-      for (std::size_t w = 0; w < page.words(); ++w) {
-        for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-          const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-          detail::mark_slot_released(page.raw(offset), sizeof(T));
-          page.generations()[offset] += 1u;
-          ++counters_.releases;
-        }
-        page.occupied()[w] = 0;
-      }
-    }
-  } else {
-    CallbackScope scope(*this);
-    std::uint64_t emplaces_before = 0;
-    do {
-      emplaces_before = counters_.emplaces;
-      for (std::size_t p = 0; p < pages_.size(); ++p) {  // indexed: a destructor may grow the page table
-        for (std::size_t w = 0; w < pages_[p].words(); ++w) {
-          for (;;) {
-            Page& page = pages_[p];
-            const std::uint64_t bits = page.occupied()[w];
-            if (bits == 0) break;
-            const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-            page.generations()[offset] += 1u;  // dead first
-            page.occupied()[w] = bits & (bits - 1);
-            ++counters_.releases;
-            destroy_dead(page.raw(offset));  // page buffers never move while destructors run
-          }
-        }
-      }
-    } while (counters_.emplaces != emplaces_before);
-  }
-}
-
-// The originals a relocation copied or moved from: their metadata already went with them.
-template <class T>
-void VectorPool<T>::destroy_originals(std::size_t first_page) noexcept {
-  if constexpr (std::is_trivially_destructible_v<T>) return;
-  for (std::size_t p = first_page; p < pages_.size(); ++p) {
-    Page& page = pages_[p];
-    for (std::size_t w = 0; w < page.words(); ++w) {
-      for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-        page.object(w * detail::bits_per_word + detail::lowest_bit(bits))->~T();
-      }
-    }
-  }
-}
-
 // ===== Emplace / release =================================================================
 
-// The slot at `index` is claimed (off the free stack, or below used_ with a free generation)
+// The slot at `index` is claimed (off the free stack, or below state_.used with a free generation)
 // before T's constructor runs, so a constructor that emplaces gets another slot; the object
 // is committed (generation odd, bit set) only once it exists.
 template <class T>
@@ -845,26 +547,13 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_packed(std::uint32_t index, 
   return commit_emplace(index, at);
 }
 
-// A constructor threw: the claimed slot is free again. Unless the constructor itself changed
-// the pool, that is exactly the state before the emplace (the slot back on top of the stack,
-// or used_ back down); otherwise the slot joins the free stack with its free generation.
-template <class T>
-void VectorPool<T>::unclaim(std::uint32_t index, void* where, bool from_free_stack) noexcept {
-  if (where != nullptr) detail::mark_slot_released(where, sizeof(T));  // packed: the store already did
-  if (!from_free_stack && used_ == index + 1) {
-    used_ = index;
-    return;
-  }
-  stack_entry(free_count_++) = index;
-}
-
 template <class T>
 ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, const SlotRef& at) noexcept {
-  counters_.peak_used = std::max(counters_.peak_used, used_);  // a no-op unless the slot was bumped
+  state_.counters.peak_used = std::max(state_.counters.peak_used, state_.used);  // a no-op unless the slot was bumped
   std::uint32_t& g = at.generations[at.offset];
   g += 1u;  // even (free) -> odd (live)
-  at.occupied[at.offset / detail::bits_per_word] |= std::uint64_t{1} << (at.offset % detail::bits_per_word);
-  ++counters_.emplaces;
+  detail::set_bit(at.occupied, at.offset);
+  ++state_.counters.emplaces;
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after emplace");
   return detail::make_handle(index, g);
 }
@@ -877,22 +566,22 @@ template <class T>
 template <class... Args>
 ENGINE_POOL_ENTRY std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... args) {
   PoolHandle handle;
-  if (free_count_ != 0 || used_ < capacity_) {
+  if (state_.free_count != 0 || state_.used < state_.capacity) {
     // One construction path for both sources keeps emplace() small enough for GCC to inline
     // where it pays, without forcing it into every caller (see ENGINE_POOL_ENTRY).
-    const bool from_free_stack = free_count_ != 0;
+    const bool from_free_stack = state_.free_count != 0;
     std::uint32_t index;
-    if (from_free_stack) {                 // LIFO: the most recently released slot is the warmest
-      index = stack_entry(--free_count_);  // claimed: off the stack before T exists
-      if (capacity_ >= prefetch_threshold && free_count_ >= prefetch_distance) {
-        prefetch_slot(stack_entry(free_count_ - prefetch_distance));
+    if (from_free_stack) {                       // LIFO: the most recently released slot is the warmest
+      index = stack_entry(--state_.free_count);  // claimed: off the stack before T exists
+      if (state_.capacity >= prefetch_threshold && state_.free_count >= prefetch_distance) {
+        prefetch_slot(stack_entry(state_.free_count - prefetch_distance));
       }
     } else {
-      index = used_++;  // claimed
+      index = state_.used++;  // claimed
     }
     const SlotRef at = locate(index);
-    if (!from_free_stack) at.generations[at.offset] = fresh_generation_;  // free (even) while T is built
-    if (packed_) {
+    if (!from_free_stack) at.generations[at.offset] = state_.fresh_generation;  // free (even) while T is built
+    if (state_.packed) {
       handle = construct_packed(index, at, from_free_stack, std::forward<Args>(args)...);
     } else {
       handle = construct_claimed(index, at, from_free_stack, std::forward<Args>(args)...);
@@ -901,158 +590,6 @@ ENGINE_POOL_ENTRY std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... arg
     handle = emplace_with_growth(std::forward<Args>(args)...);
   }
   if (handle.is_null()) return std::nullopt;
-  return handle;
-}
-
-// A stable growth publishes the new page, then builds the object in its first slot like any
-// bump emplace. If the constructor throws and did not itself use the new page, the page goes
-// again and the page table is the one from before: the pool is exactly as it was.
-template <class T>
-template <class... Args>
-void VectorPool<T>::construct_in_new_page(std::uint32_t index, void* where, std::vector<Page>* old_table,
-                                          Args&&... args) {
-  detail::unpoison_bytes(where, sizeof(T));
-  CallbackScope scope(*this);
-  if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
-    ::new (where) T(std::forward<Args>(args)...);
-  } else {
-    try {
-      ::new (where) T(std::forward<Args>(args)...);
-    } catch (...) {
-      if (used_ != index + 1 || pending_count_ > index) {  // the constructor used the page: keep it
-        unclaim(index, where, false);
-        throw;
-      }
-      detail::mark_slot_released(where, sizeof(T));
-      used_ = index;
-      pages_.pop_back();
-      if (old_table != nullptr) {  // back into the old table: same capacity, same bytes_held
-        for (std::size_t p = 0; p < pages_.size(); ++p) (*old_table)[p] = std::move(pages_[p]);
-        pages_.swap(*old_table);
-      }
-      capacity_ = stable_capacity();
-      refresh_flat_view();
-      forget_queue_tail();  // it may point into the page that went
-      throw;
-    }
-  }
-}
-
-// The new object is constructed in the new memory before anything is committed, so a
-// throwing constructor (or a failed allocation) leaves the pool exactly as it was.
-template <class T>
-template <class... Args>
-PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
-  const auto started = Clock::now();
-  const std::uint32_t index = capacity_;  // used_ == capacity_ and the free stack is empty
-  if (capacity_ >= policy_.max_capacity) {
-    ++counters_.failed_emplaces;
-    return PoolHandle{};
-  }
-  const std::size_t old_capacity = capacity_;
-
-  if (policy_.storage == StorageMode::stable) {
-    // Below the cap every page is whole (a short page only ends a pool at its cap), so the
-    // next index is exactly where the new page starts.
-    ENGINE_POOL_ASSERT(std::size_t{index} == pages_.size() << shift_,
-                       "stable pool: capacity does not end on a page boundary");
-    std::optional<Page> page;
-    std::vector<Page> table;  // a bigger page table, when pages_ is full
-    try {                     // allocate everything first: if anything fails, pages_ has not even changed its capacity
-      page.emplace(stable_page_length(pages_.size(), policy_.page_slots));
-      if (pages_.size() == pages_.capacity()) {  // geometric, so the page table costs O(1) amortised
-        table.reserve(std::max<std::size_t>(8, pages_.size() * 2));
-      }
-    } catch (const std::bad_alloc&) {
-      ++counters_.failed_emplaces;
-      return PoolHandle{};
-    }
-    const bool new_table = table.capacity() != 0;
-    if (new_table) {  // page moves keep their buffers: no object moves
-      for (Page& kept : pages_) table.push_back(std::move(kept));
-      pages_.swap(table);  // `table` keeps the old array (hollow pages) for a rollback
-    }
-    const std::size_t bytes = page->bytes();
-    void* const where = page->raw(0);
-    pages_.push_back(std::move(*page));
-    capacity_ = stable_capacity();
-    refresh_flat_view();  // two pages now: every index goes through the page table
-    ++used_;              // claimed, as in emplace()
-    generation(index) = fresh_generation_;
-    construct_in_new_page(index, where, new_table ? &table : nullptr, std::forward<Args>(args)...);
-    const PoolHandle handle = commit_emplace(index, locate(index));
-    announce(GrowthEvent{old_capacity, capacity_, bytes, 0, false,
-                         std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
-    return handle;
-  }
-
-  if (iterating_ != 0) {  // relocation would pull the objects out from under the pass
-    ENGINE_POOL_ASSERT(
-        false, "emplace() needs a relocating growth inside for_each/erase_if; reserve() first or use stable storage");
-    ++counters_.failed_emplaces;
-    return PoolHandle{};
-  }
-  if (callbacks_ != 0) {  // inside T's constructor or destructor: that object would move
-    ++counters_.failed_emplaces;
-    return PoolHandle{};
-  }
-  if (refuse_immovable("emplace() needs a contiguous growth, which would move objects of a T that can be neither moved "
-                       "nor copied; use stable storage or reserve() up front")) {
-    ++counters_.failed_emplaces;
-    return PoolHandle{};
-  }
-  Layout layout;
-  try {
-    layout = make_layout(growth_mode(), 0, next_contiguous_capacity());
-  } catch (const std::bad_alloc&) {
-    ++counters_.failed_emplaces;
-    return PoolHandle{};
-  }
-  // Built in the new buffer before anything moves. Its constructor may call back: relocating
-  // growth is refused meanwhile (callbacks_), anything else it changes is in the old layout
-  // and moves across with the rest below. Packed: the old array is full (every slot live), so
-  // the new object goes at position capacity_, behind the ones that move in below.
-  Page& target = layout.pages.front();
-  void* const where = layout.packed ? layout.store.raw(store_.size()) : target.raw(index);
-  detail::unpoison_bytes(where, sizeof(T));
-  {
-    CallbackScope scope(*this);
-    // Packed: `where` is the position after the old objects; a release would shrink them by one.
-    const std::uint32_t building = layout.packed ? 1u : 0u;
-    building_ += building;
-    if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
-      ::new (where) T(std::forward<Args>(args)...);
-    } else {
-      try {
-        ::new (where) T(std::forward<Args>(args)...);
-      } catch (...) {
-        building_ -= building;
-        detail::poison_bytes(where, sizeof(T));  // the new buffer goes; the pool never changed
-        throw;
-      }
-    }
-    building_ -= building;
-  }
-  std::size_t moved = 0;
-  if constexpr (std::is_nothrow_move_constructible_v<T> || !std::is_move_constructible_v<T>) {
-    moved = relocate_into(layout);
-  } else {
-    try {
-      moved = relocate_into(layout);
-    } catch (...) {
-      target.object(index)->~T();
-      throw;
-    }
-  }
-  if (layout.packed) layout.store.adopt_back(index);
-  copy_meta_into(layout, used_, free_count_, pending_count_, queue_ready_);
-  const std::size_t bytes = layout.bytes;
-  adopt(std::move(layout));
-  ++used_;
-  generation(index) = fresh_generation_;
-  const PoolHandle handle = commit_emplace(index, locate(index));
-  announce(GrowthEvent{old_capacity, capacity_, bytes, moved, moved != 0,
-                       std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
   return handle;
 }
 
@@ -1070,14 +607,14 @@ template <class T>
 ENGINE_POOL_HOT void VectorPool<T>::release_slot(std::uint32_t index) noexcept {
   const SlotRef at = locate(index);
   at.generations[at.offset] += 1u;  // odd (live) -> even (free): every handle to it is stale now
-  at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
-  ++counters_.releases;
-  if (packed_) {
+  detail::clear_bit(at.occupied, at.offset);
+  ++state_.counters.releases;
+  if (state_.packed) {
     destroy_packed(index);
   } else {
     destroy_dead(at.slots[at.offset].bytes);  // `at` survives: nothing relocates under a destructor
   }
-  stack_entry(free_count_++) = index;
+  stack_entry(state_.free_count++) = index;
 }
 
 // Packed: the dead object leaves the dense array (the last one fills its place) before its
@@ -1103,7 +640,7 @@ bool VectorPool<T>::refuse_release_while_building() noexcept {
   if (building_ == 0) return false;
   ENGINE_POOL_ASSERT(false,
                      "release() or flush_releases() inside T's constructor in a packed pool; use release_later()");
-  ++counters_.refused_during_iteration;
+  ++state_.counters.refused_during_iteration;
   return true;
 }
 
@@ -1131,65 +668,11 @@ bool VectorPool<T>::refuse_immovable(const char* what) noexcept {
   }
 }
 
-// erase_if's release phase when no destructor runs (so nothing can call back into the pool):
-// releases the live slots listed at stack depths [from, from + count) and pushes them, in
-// that order, from the stack's top up. The counters and the cached one-page view stay in
-// locals: written through uint32_t pointers, members would be reloaded after every store.
-template <class T>
-void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noexcept {
-  if (packed_) {  // each release moves one object: no run to stream through, so prefetch in two steps
-    const bool prefetch = capacity_ >= prefetch_threshold;
-    for (std::uint32_t k = 0; k < count; ++k) {
-      if (prefetch) {
-        if (k + 2 * prefetch_distance < count) {
-          const std::uint32_t ahead = stack_entry(from + k + 2 * prefetch_distance);
-          store_.prefetch_position(ahead);
-          prefetch_release(ahead);
-        }
-        if (k + prefetch_distance < count) store_.prefetch_hole(stack_entry(from + k + prefetch_distance));
-        store_.prefetch_tail(prefetch_distance);
-      }
-      const std::uint32_t index = stack_entry(from + k);
-      const SlotRef at = locate(index);
-      at.generations[at.offset] += 1u;
-      at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
-      store_.drop(index);
-      stack_entry(free_count_++) = index;
-    }
-    counters_.releases += count;
-    return;
-  }
-  const FlatView flat = flat_;
-  const bool prefetch = capacity_ >= prefetch_threshold;
-  std::uint32_t free_count = free_count_;
-  Run<std::uint32_t> push{nullptr, 0};  // where the next push goes, and how many fit in its page
-  for (std::uint32_t k = 0; k < count;) {
-    const Run<std::uint32_t> source = stack_run(from + k);
-    const std::uint32_t length = std::min(source.length, count - k);
-    for (std::uint32_t i = 0; i < length; ++i) {
-      if (prefetch && i + prefetch_distance < length) prefetch_release(source.first[i + prefetch_distance]);
-      const std::uint32_t index = source.first[i];
-      const SlotRef at =
-          flat.generations != nullptr ? SlotRef{flat.slots, flat.generations, flat.occupied, index} : locate(index);
-      detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
-      at.generations[at.offset] += 1u;
-      at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
-      if (push.length == 0) push = stack_run(free_count);
-      *push.first++ = index;
-      --push.length;
-      ++free_count;
-    }
-    k += length;
-  }
-  free_count_ = free_count;
-  counters_.releases += count;
-}
-
 template <class T>
 bool VectorPool<T>::refuse_mid_pass(const char* what, bool releases_allowed) noexcept {
   if (iterating_ == 0 && (releases_allowed || callbacks_ == 0)) return false;
   ENGINE_POOL_ASSERT(false, what);
-  ++counters_.refused_during_iteration;
+  ++state_.counters.refused_during_iteration;
   return true;
 }
 
@@ -1201,7 +684,7 @@ ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
   }
   if (refuse_release_while_building()) return false;
   if (!is_live(handle)) {
-    ++counters_.failed_releases;
+    ++state_.counters.failed_releases;
     ENGINE_POOL_ASSERT(handle.is_null(), "release() of a stale, foreign or already released handle");
     return false;
   }
@@ -1210,131 +693,10 @@ ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
   return true;
 }
 
-// Queueing is one store in the common case: queue_tail_ points at the next free entry and
-// queue_room_ says how many follow in the same page (and below capacity_). The queue lives in
-// the pages and may hold up to capacity_ entries, so appending never allocates. It can only
-// fill up when some slots are queued more than once before a flush (the same handle twice,
-// or a new object in a slot whose queued object was released directly); then
-// index_release_queue() drops the dead and repeated entries and records in each slot where
-// its entry is, and until the flush every release_later() finds a slot's entry in O(1) and
-// updates it instead of appending. A queue with one entry per slot cannot outgrow the pages.
-template <class T>
-ENGINE_POOL_ENTRY void VectorPool<T>::release_later(PoolHandle handle) noexcept {
-  if (!is_live(handle)) {
-    ENGINE_POOL_ASSERT(false, "release_later() of a null, stale, foreign or already released handle");
-    ++counters_.failed_releases;  // as a flush would have counted it
-    return;
-  }
-  if (queue_room_ == 0) {
-    release_later_slow(handle);
-    return;
-  }
-  *queue_tail_++ = detail::QueuedHandle{handle.index, handle.generation};
-  --queue_room_;
-  ++pending_count_;
-}
-
-// A new page of the queue, a full queue, or an indexed one.
-template <class T>
-void VectorPool<T>::release_later_slow(PoolHandle handle) noexcept {
-  if (!queue_indexed_ && pending_count_ < capacity_) {
-    const Run<detail::QueuedHandle> run = queue_run(pending_count_);
-    queue_tail_ = run.first;
-    queue_room_ = std::min(run.length, capacity_ - pending_count_);
-    *queue_tail_++ = detail::QueuedHandle{handle.index, handle.generation};
-    --queue_room_;
-    ++pending_count_;
-    return;
-  }
-  release_later_indexed(handle);
-}
-
-template <class T>
-void VectorPool<T>::release_later_indexed(PoolHandle handle) noexcept {
-  if (!queue_indexed_) index_release_queue();
-  forget_queue_tail();  // indexed: every append goes through here
-  prepare_queue_positions();
-  std::uint32_t& position = queue_position(handle.index);
-  if (position < pending_count_) {
-    detail::QueuedHandle& entry = pending_entry(position);
-    if (entry.index == handle.index) {  // queued already: this object, or a dead one from the same slot
-      entry.generation = handle.generation;
-      ++counters_.failed_releases;  // the entry the flush would have skipped
-      return;
-    }
-  }
-  position = pending_count_;
-  pending_entry(pending_count_++) = detail::QueuedHandle{handle.index, handle.generation};
-}
-
-// A slot's queue position counts only if the entry there names the slot, so any value will
-// do, but each one is written before it is first read: slots [0, queue_ready_) have been.
-template <class T>
-void VectorPool<T>::prepare_queue_positions() noexcept {
-  for (; queue_ready_ < used_; ++queue_ready_) queue_position(queue_ready_) = 0xFFFFFFFFu;
-}
-
-// Keeps the first entry of every slot whose queued object is still alive, in order, and
-// records each kept entry's position in its slot. Afterwards the queue has one entry per
-// slot (at most size()), and stays so until the flush.
-template <class T>
-void VectorPool<T>::index_release_queue() noexcept {
-  prepare_queue_positions();
-  std::uint32_t kept = 0;
-  for (std::uint32_t i = 0; i < pending_count_; ++i) {
-    const detail::QueuedHandle queued = pending_entry(i);
-    std::uint32_t& position = queue_position(queued.index);
-    const bool repeated = position < kept && pending_entry(position).index == queued.index;
-    if (repeated || !is_live(PoolHandle{queued.index, queued.generation})) {
-      ++counters_.failed_releases;  // as the flush would have counted it
-      continue;
-    }
-    position = kept;
-    pending_entry(kept++) = queued;
-  }
-  pending_count_ = kept;
-  queue_indexed_ = true;
-  forget_queue_tail();
-}
-
-// Entries appended while the flush runs (a destructor calling release_later()) are flushed
-// too: the loop re-reads the queue's length.
-template <class T>
-std::size_t VectorPool<T>::flush_releases() noexcept {
-  if (refuse_mid_pass("flush_releases() inside for_each/erase_if; flush after the pass", true)) return 0;
-  if (refuse_release_while_building()) return 0;
-  CallbackScope scope(*this);
-  std::size_t released = 0;
-  const bool prefetch = capacity_ >= prefetch_threshold;
-  for (std::uint32_t position = 0; position < pending_count_;) {  // a page of the queue at a time
-    const Run<detail::QueuedHandle> run = queue_run(position);
-    const std::uint32_t length = std::min(run.length, pending_count_ - position);
-    for (std::uint32_t i = 0; i < length; ++i) {
-      if (prefetch && i + prefetch_distance < length) {
-        const std::uint32_t ahead = run.first[i + prefetch_distance].index;
-        if (ahead < used_) prefetch_release(ahead);
-      }
-      const detail::QueuedHandle queued = run.first[i];
-      if (is_live(PoolHandle{queued.index, queued.generation})) {  // else released directly since it was queued
-        release_slot(queued.index);
-        ++released;
-      } else {
-        ++counters_.failed_releases;
-      }
-    }
-    position += length;
-  }
-  pending_count_ = 0;
-  queue_indexed_ = false;
-  forget_queue_tail();
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after flush_releases");
-  return released;
-}
-
 // The doomed indices are collected in the free stack's arrays, downwards from the top of
-// the space those arrays have (capacity_ entries): nothing else writes there during the pass
+// the space those arrays have (state_.capacity entries): nothing else writes there during the pass
 // (releases, which push, are refused; emplaces only pop), and free slots + doomed live
-// objects <= used_ <= capacity_, so the two never meet (if the predicate's emplaces grew a
+// objects <= state_.used <= state_.capacity, so the two never meet (if the predicate's emplaces grew a
 // stable pool and the list would meet the stack, the list moves up to the new top first).
 // No scratch buffer: erase_if never allocates. Written downwards in address order, the list
 // reads upwards highest index first, which is the order to push them in: the lowest freed
@@ -1343,14 +705,14 @@ template <class T>
 template <class Pred>
 std::size_t VectorPool<T>::erase_if(Pred pred) {
   if (refuse_mid_pass("erase_if() inside for_each/erase_if; it would release mid-pass")) return 0;
-  std::uint32_t top = capacity_;  // the list is stack entries [top - doomed, top)
+  std::uint32_t top = state_.capacity;  // the list is stack entries [top - doomed, top)
   std::uint32_t doomed = 0;
   std::uint32_t* page_first = nullptr;  // the page of the stack arrays the list is growing down into...
   std::uint32_t room = 0;               // ...and how many entries of it are still free below the list
   const auto doom = [&](std::uint32_t index) {
-    if (free_count_ + doomed >= top) {  // only after stable growth inside the pass: capacity_ > top
-      for (std::uint32_t k = 1; k <= doomed; ++k) stack_entry(capacity_ - k) = stack_entry(top - k);
-      top = capacity_;
+    if (state_.free_count + doomed >= top) {  // only after stable growth inside the pass: state_.capacity > top
+      for (std::uint32_t k = 1; k <= doomed; ++k) stack_entry(state_.capacity - k) = stack_entry(top - k);
+      top = state_.capacity;
       room = 0;
     }
     if (room == 0) {
@@ -1372,7 +734,7 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
     };
     visit_live<Visit::index_and_object>(*this, collect);
   }
-  // Entry top - doomed + k moves down to the k-th push's own place, free_count_ + k (never
+  // Entry top - doomed + k moves down to the k-th push's own place, state_.free_count + k (never
   // above where it came from, so the copy never overwrites an entry not yet read).
   const std::uint32_t from = top - doomed;
   if constexpr (std::is_trivially_destructible_v<T>) {
@@ -1385,37 +747,22 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
     for (std::uint32_t k = 0; k < doomed; ++k) {
       const SlotRef at = locate(stack_entry(from + k));
       at.generations[at.offset] += 1u;
-      at.occupied[at.offset / detail::bits_per_word] &= ~(std::uint64_t{1} << (at.offset % detail::bits_per_word));
+      detail::clear_bit(at.occupied, at.offset);
     }
     for (std::uint32_t k = 0; k < doomed; ++k) {
       const std::uint32_t index = stack_entry(from + k);
-      if (packed_) {  // the last object (maybe another victim, dead already) fills the hole
+      if (state_.packed) {  // the last object (maybe another victim, dead already) fills the hole
         destroy_packed(index);
       } else {
         const SlotRef at = locate(index);
         destroy_dead(at.slots[at.offset].bytes);
       }
-      ++counters_.releases;
-      stack_entry(free_count_++) = index;  // only now can an emplace take the slot
+      ++state_.counters.releases;
+      stack_entry(state_.free_count++) = index;  // only now can an emplace take the slot
     }
   }
   ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after erase_if");
   return doomed;
-}
-
-template <class T>
-void VectorPool<T>::clear() noexcept {
-  if (refuse_mid_pass("clear() inside for_each/erase_if or inside T's constructor/destructor")) return;
-  destroy_live_objects();
-  // Handing slots out again from 0 by bump index keeps the pool dense and in address order;
-  // they restart above every generation used so far, so no old handle matches again.
-  retire_generations(0, used_);
-  used_ = 0;
-  free_count_ = 0;
-  pending_count_ = 0;
-  queue_indexed_ = false;
-  forget_queue_tail();
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after clear");
 }
 
 // ===== Access ============================================================================
@@ -1423,10 +770,10 @@ void VectorPool<T>::clear() noexcept {
 template <class T>
 const T* VectorPool<T>::get(PoolHandle handle) const noexcept {
   if (!is_live(handle)) {
-    ++stale_gets_;
+    ++state_.stale_gets;
     return nullptr;
   }
-  if (packed_) return store_.object_of(handle.index);  // the slot's position, then the object: one load more
+  if (state_.packed) return store_.object_of(handle.index);  // the slot's position, then the object: one load more
   return object_at(locate(handle.index));
 }
 
@@ -1442,7 +789,7 @@ bool VectorPool<T>::contains(PoolHandle handle) const noexcept {
 
 template <class T>
 PoolHandle VectorPool<T>::handle_at(std::size_t index) const noexcept {
-  if (index >= used_) return PoolHandle{};
+  if (index >= state_.used) return PoolHandle{};
   const auto i = static_cast<std::uint32_t>(index);
   const std::uint32_t g = generation(i);
   return detail::is_live_generation(g) ? PoolHandle{i, g} : PoolHandle{};
@@ -1450,14 +797,14 @@ PoolHandle VectorPool<T>::handle_at(std::size_t index) const noexcept {
 
 template <class T>
 const T* VectorPool<T>::get_at(std::size_t index) const noexcept {
-  if (index >= used_) return nullptr;
+  if (index >= state_.used) return nullptr;
   const auto i = static_cast<std::uint32_t>(index);
   // Live is asked of the occupancy bit, not the generation (both change together): a walk in
   // slot order then reads one bit per object beside it, not four bytes, and at random the
   // bits (1/32 of the generations' size) stay in cache.
   const SlotRef at = locate(i);
-  if ((at.occupied[at.offset / detail::bits_per_word] >> (at.offset % detail::bits_per_word) & 1u) == 0) return nullptr;
-  if (packed_) return store_.object_of(i);
+  if (!detail::test_bit(at.occupied, at.offset)) return nullptr;
+  if (state_.packed) return store_.object_of(i);
   return object_at(at);
 }
 
@@ -1470,15 +817,15 @@ template <class T>
 template <class F>
 void VectorPool<T>::for_each_listed(const std::uint32_t* indices, std::size_t count, F&& f) {
   IterationScope scope(*this);
-  const std::uint32_t used = used_;  // the listed slots were handed out before the pass
-  if (!packed_ && flat_.occupied != nullptr) {
+  const std::uint32_t used = state_.used;  // the listed slots were handed out before the pass
+  if (!state_.packed && state_.flat.occupied != nullptr) {
     // One page, whose arrays stay put for the pass: relocating growth is refused inside it,
     // and stable growth adds pages beside this one.
-    typename Page::Slot* const slots = flat_.slots;
-    const std::uint64_t* const occupied = flat_.occupied;
+    typename Page::Slot* const slots = state_.flat.slots;
+    const std::uint64_t* const occupied = state_.flat.occupied;
     for (std::size_t k = 0; k < count; ++k) {
       const std::uint32_t i = indices[k];
-      if (i < used && (occupied[i / detail::bits_per_word] >> (i % detail::bits_per_word) & 1u) != 0) {
+      if (i < used && detail::test_bit(occupied, i)) {
         f(k, std::launder(reinterpret_cast<T*>(slots[i].bytes)));  // two calls: each inlined f knows its case
       } else {
         f(k, static_cast<T*>(nullptr));
@@ -1489,54 +836,7 @@ void VectorPool<T>::for_each_listed(const std::uint32_t* indices, std::size_t co
   for (std::size_t k = 0; k < count; ++k) f(k, get_at(indices[k]));
 }
 
-template <class T>
-void VectorPool<T>::active_indices(std::vector<std::uint32_t>& out) const {
-  out.clear();
-  out.reserve(size());
-  for (std::size_t p = 0; p < pages_.size(); ++p) {
-    const Page& page = pages_[p];
-    const auto base = static_cast<std::uint32_t>(p << shift_);
-    for (std::size_t w = 0; w < page.words(); ++w) {
-      for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-        out.push_back(base + static_cast<std::uint32_t>(w * detail::bits_per_word + detail::lowest_bit(bits)));
-      }
-    }
-  }
-}
-
-template <class T>
-std::vector<std::uint32_t> VectorPool<T>::active_indices() const {
-  std::vector<std::uint32_t> out;
-  active_indices(out);
-  return out;
-}
-
 // ===== Iteration =========================================================================
-
-template <class T>
-typename VectorPool<T>::iterator VectorPool<T>::begin() noexcept {
-  return iterator(*this);
-}
-template <class T>
-typename VectorPool<T>::iterator VectorPool<T>::end() noexcept {
-  iterator it;
-  it.pool_ = this;
-  it.page_ = pages_.size();
-  it.epoch_ = storage_epoch_;
-  return it;
-}
-template <class T>
-typename VectorPool<T>::const_iterator VectorPool<T>::begin() const noexcept {
-  return const_iterator(*this);
-}
-template <class T>
-typename VectorPool<T>::const_iterator VectorPool<T>::end() const noexcept {
-  const_iterator it;
-  it.pool_ = this;
-  it.page_ = pages_.size();
-  it.epoch_ = storage_epoch_;
-  return it;
-}
 
 // The hot loop: per page, per word, per set bit. Page data pointers are read once per page
 // (stable growth inside f may reallocate pages_, but never a page's buffers), and the word
@@ -1565,7 +865,7 @@ template <typename VectorPool<T>::Visit How, class Self, class F>
 void VectorPool<T>::visit_live(Self& self, F& f) {
   using Ref = std::conditional_t<std::is_const_v<Self>, const T&, T&>;
   IterationScope scope(self);
-  if (self.packed_) {  // dense: no bits to test, no holes to skip; a handle costs a generation lookup
+  if (self.state_.packed) {  // dense: no bits to test, no holes to skip; a handle costs a generation lookup
     auto* const slots = self.store_.slots();
     const std::uint32_t* const dense = self.store_.dense_indices();
     const std::uint32_t count = self.store_.size();  // objects f emplaces land behind it (no growth mid-pass)
@@ -1587,7 +887,7 @@ void VectorPool<T>::visit_live(Self& self, F& f) {
     const std::uint32_t* const generations = page.generations();
     const std::uint64_t* const occupied = page.occupied();
     const std::size_t words = page.words();
-    const auto base = static_cast<std::uint32_t>(p << self.shift_);
+    const auto base = static_cast<std::uint32_t>(p << self.state_.shift);
     const bool has_next = p + 1 < self.pages_.size();
     if (has_next) prefetch_page_start(self.pages_[p + 1], false);
     const std::size_t lead_in_word = words > page_lead_in_words ? words - page_lead_in_words : 0;
@@ -1628,528 +928,15 @@ void VectorPool<T>::for_each(F&& f) const {
   }
 }
 
-// ===== Growth, layouts and migration =====================================================
-
-template <class T>
-std::size_t VectorPool<T>::next_contiguous_capacity() const noexcept {
-  const std::size_t grown = policy_.growth_step == 0 ? std::max<std::size_t>(std::size_t{capacity_} * 2, 16)
-                                                     : std::size_t{capacity_} + policy_.growth_step;
-  return std::min(grown, policy_.max_capacity);
-}
-
-// Pages are page_slots long, except the last one when max_capacity cuts it short (kept a
-// multiple of 64): a pool capped at 100 slots with 4096-slot pages holds 128, not 4096.
-// Page p always starts at index p * page_slots, so a short page may only ever be the last
-// one: when the cap rises, set_policy() rebuilds it at full length before anything grows
-// past it (see make_longer_last_page), or the next page would leave a hole in the index space.
-template <class T>
-std::size_t VectorPool<T>::stable_page_length(std::size_t page_number, std::size_t page_slots) const noexcept {
-  const std::size_t first = page_number * page_slots;
-  if (first >= policy_.max_capacity) return page_slots;  // not reached: growth stops at the cap
-  return std::min(page_slots, detail::round_up_to_word(policy_.max_capacity - first));
-}
-
-// Stable capacity: every slot the pages hold, up to the cap. Below the cap it is a whole
-// number of pages, which is what lets the next growth start a page at index capacity_.
-template <class T>
-std::uint32_t VectorPool<T>::stable_capacity() const noexcept {
-  if (pages_.empty()) return 0;
-  const std::size_t slots = ((pages_.size() - 1) << shift_) + pages_.back().slot_count();
-  return static_cast<std::uint32_t>(std::min(slots, policy_.max_capacity));
-}
-
-template <class T>
-typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std::size_t page_slots,
-                                                          std::size_t slots) const {
-  Layout layout;
-  if (mode != StorageMode::stable) {  // one page; packed: metadata only, plus the dense store
-    layout.capacity = static_cast<std::uint32_t>(slots);
-    layout.packed = mode == StorageMode::packed;
-    if (slots != 0) {
-      layout.pages.reserve(1);
-      layout.pages.emplace_back(slots, !layout.packed);
-      layout.bytes = layout.pages.back().bytes();
-      if (layout.packed) {
-        layout.store = Store(slots);
-        layout.bytes += layout.store.bytes();
-      }
-    }
-    return layout;
-  }
-  layout.shift = detail::log2_exact(page_slots);
-  layout.mask = static_cast<std::uint32_t>(page_slots - 1);
-  const std::size_t page_count = (slots + page_slots - 1) / page_slots;
-  layout.pages.reserve(page_count);
-  std::size_t total = 0;
-  for (std::size_t p = 0; p < page_count; ++p) {
-    layout.pages.emplace_back(stable_page_length(p, page_slots));
-    total += layout.pages.back().slot_count();
-    layout.bytes += layout.pages.back().bytes();
-  }
-  layout.capacity = static_cast<std::uint32_t>(std::min(total, policy_.max_capacity));
-  return layout;
-}
-
-// The last page rebuilt at the length the (raised) cap now allows; same page size, so it
-// replaces pages_.back() and no other page moves.
-template <class T>
-typename VectorPool<T>::Layout VectorPool<T>::make_longer_last_page() const {
-  Layout layout;
-  layout.first_page = pages_.size() - 1;
-  layout.shift = shift_;
-  layout.mask = mask_;
-  layout.pages.reserve(1);
-  layout.pages.emplace_back(stable_page_length(layout.first_page, policy_.page_slots));
-  layout.bytes = layout.pages.back().bytes();
-  layout.capacity = static_cast<std::uint32_t>(
-      std::min((layout.first_page << shift_) + layout.pages.back().slot_count(), policy_.max_capacity));
-  return layout;
-}
-
-// Moves every live object in pages_[target.first_page...] to the same index in `target`,
-// in address order. Nothrow moves
-// go one pass (move, destroy). Otherwise copies when T can copy (strong guarantee: on an
-// exception the copies are destroyed and the originals are untouched), else moves (the
-// originals are left moved-from but alive, the pool consistent). Originals die afterwards.
-template <class T>
-std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(std::is_nothrow_move_constructible_v<T>) {
-  if constexpr (!std::is_move_constructible_v<T>) {  // callers refused unless no object lives
-    static_cast<void>(target);
-    ENGINE_POOL_ASSERT(empty(), "relocating objects of a T that can be neither moved nor copied");
-    return 0;
-  } else {
-    if (packed_ || target.packed) return relocate_packed(target);
-    auto destination = [&target](std::uint32_t index) -> Page& {
-      return target
-          .pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page];
-    };
-    std::size_t moved = 0;
-    for (std::size_t p = target.first_page; p < pages_.size(); ++p) {
-      Page& page = pages_[p];
-      const auto base = static_cast<std::uint32_t>(p << shift_);
-      for (std::size_t w = 0; w < page.words(); ++w) {
-        for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-          const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-          const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
-          Page& to = destination(index);
-          const std::size_t to_offset = index & target.mask;
-          void* where = to.raw(to_offset);
-          detail::unpoison_bytes(where, sizeof(T));
-          if constexpr (std::is_nothrow_move_constructible_v<T>) {
-            ::new (where) T(std::move(*page.object(offset)));
-            page.object(offset)->~T();
-          } else {
-            try {
-              ::new (where) T(std::move_if_noexcept(*page.object(offset)));
-            } catch (...) {
-              detail::poison_bytes(where, sizeof(T));
-              // Undo: destroy the `moved` copies already made (they are the first live ones).
-              std::size_t undone = 0;
-              for (Page& dst : target.pages) {
-                for (std::size_t dw = 0; dw < dst.words() && undone < moved; ++dw) {
-                  for (std::uint64_t b = dst.occupied()[dw]; b != 0 && undone < moved; b &= b - 1) {
-                    dst.object(dw * detail::bits_per_word + detail::lowest_bit(b))->~T();
-                    ++undone;
-                  }
-                  dst.occupied()[dw] = 0;
-                }
-              }
-              throw;
-            }
-          }
-          to.set_occupied(to_offset);
-          ++moved;
-        }
-      }
-    }
-    if constexpr (!std::is_nothrow_move_constructible_v<T>) {
-      destroy_originals(target.first_page);
-    }
-    return moved;
-  }
-}
-
-// Relocation into or out of a packed layout (or between two). Packed objects move to their
-// slot's place in pages; page objects join the dense array in address order. Only reached
-// for a T with a noexcept move constructor (normalized() and set_policy() see to that).
-template <class T>
-std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
-  if constexpr (!packable) {
-    static_cast<void>(target);
-    ENGINE_POOL_ASSERT(false, "packed layout for a T whose move constructor may throw");
-    return 0;
-  } else {
-    const std::size_t moved = packed_ ? store_.size() : size();
-    if (packed_ && target.packed) {
-      store_.move_into(target.store, std::min(used_, target.capacity));
-      for (std::uint32_t p = 0; p < target.store.size(); ++p)
-        target.pages.front().set_occupied(target.store.index_at(p));
-    } else if (packed_) {
-      for (std::uint32_t p = 0; p < store_.size(); ++p) {
-        const std::uint32_t index = store_.index_at(p);
-        Page& to =
-            target
-                .pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page];
-        const std::size_t offset = index & target.mask;
-        detail::unpoison_bytes(to.raw(offset), sizeof(T));
-        ::new (to.raw(offset)) T(std::move(*store_.object(p)));
-        store_.object(p)->~T();
-        to.set_occupied(offset);
-      }
-      store_.drop_all();
-    } else {
-      for (std::size_t p = 0; p < pages_.size(); ++p) {
-        Page& page = pages_[p];
-        const auto base = static_cast<std::uint32_t>(p << shift_);
-        for (std::size_t w = 0; w < page.words(); ++w) {
-          for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-            const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-            const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
-            ::new (target.store.claim_back(index)) T(std::move(*page.object(offset)));
-            page.object(offset)->~T();
-            target.pages.front().set_occupied(index);
-          }
-        }
-      }
-    }
-    return moved;
-  }
-}
-
-// Generations of slots [0, slots) (the ones handed out), the bottom `stack_entries` of the
-// free stack, the first `queue_entries` of the release_later() queue and the queue
-// positions of slots [0, queue_positions) carry over; stack and queue entries name global
-// indices, so they stay right in any layout. All are copied in runs bounded by the two
-// layouts' page edges, from where `target` starts.
-template <class T>
-void VectorPool<T>::copy_meta_into(Layout& target, std::uint32_t slots, std::uint32_t stack_entries,
-                                   std::uint32_t queue_entries, std::uint32_t queue_positions) const noexcept {
-  const auto start = static_cast<std::uint32_t>(target.first_page << target.shift);
-  const auto copy_runs = [&](std::uint32_t count, auto array_of) {
-    std::uint32_t index = start;
-    while (index < count) {
-      const Page& from = pages_[page_of(index)];
-      const std::size_t from_offset = offset_of(index);
-      Page& to =
-          target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page];
-      const std::size_t to_offset = index & target.mask;
-      const std::size_t run =
-          std::min({from.slot_count() - from_offset, to.slot_count() - to_offset, std::size_t{count - index}});
-      const auto* source = array_of(from) + from_offset;
-      std::copy(source, source + run, array_of(to) + to_offset);
-      index += static_cast<std::uint32_t>(run);
-    }
-  };
-  copy_runs(slots, [](auto& page) { return page.generations(); });
-  copy_runs(stack_entries, [](auto& page) { return page.free_stack(); });
-  copy_runs(queue_entries, [](auto& page) { return page.pending(); });
-  copy_runs(queue_positions, [](auto& page) { return page.queue_positions(); });
-}
-
-template <class T>
-void VectorPool<T>::adopt(Layout&& layout) noexcept {
-  if (layout.first_page == 0) {
-    pages_ = std::move(layout.pages);
-    store_ = std::move(layout.store);
-    packed_ = layout.packed;
-  } else {  // as many pages come in as go out, so pages_ never reallocates here
-    pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(layout.first_page), pages_.end());
-    for (Page& page : layout.pages) pages_.push_back(std::move(page));
-  }
-  shift_ = layout.shift;
-  mask_ = layout.mask;
-  capacity_ = layout.capacity;
-  ++storage_epoch_;
-  refresh_flat_view();
-  forget_queue_tail();  // the queue's pages were replaced
-}
-
-// A pool with one page (every contiguous pool, and a stable pool until its first growth)
-// answers index lookups from pointers cached here: index == offset in that page. Stable
-// page 0 never moves, so the cache only changes when the page count does.
-template <class T>
-void VectorPool<T>::refresh_flat_view() noexcept {
-  flat_ = FlatView{};
-  if (pages_.size() == 1) {
-    Page& page = pages_.front();
-    flat_ = FlatView{page.slots(),   page.generations(),     page.free_stack(),
-                     page.pending(), page.queue_positions(), page.occupied()};
-  }
-}
-
-template <class T>
-bool VectorPool<T>::grow_stable_by_pages(std::size_t count) {
-  std::vector<Page> added;
-  try {  // pages first, so a failure leaves pages_ exactly as it was
-    added.reserve(count);
-    for (std::size_t p = 0; p < count; ++p) {
-      added.emplace_back(stable_page_length(pages_.size() + p, policy_.page_slots));
-    }
-    if (pages_.capacity() < pages_.size() + count) {
-      pages_.reserve(std::max(pages_.size() + count, pages_.size() * 2));
-    }
-  } catch (const std::bad_alloc&) {
-    return false;
-  }
-  for (Page& page : added) pages_.push_back(std::move(page));
-  capacity_ = stable_capacity();
-  refresh_flat_view();
-  return true;
-}
-
-template <class T>
-bool VectorPool<T>::reserve(std::size_t slots) {
-  if (slots <= capacity_) return true;
-  if (slots > policy_.max_capacity) return false;
-  const auto started = Clock::now();
-  const std::size_t old_capacity = capacity_;
-  if (policy_.storage == StorageMode::stable) {
-    const std::size_t pages_needed = (slots + policy_.page_slots - 1) / policy_.page_slots;
-    const std::size_t bytes_before = stats().bytes_held;
-    if (!grow_stable_by_pages(pages_needed - pages_.size())) return false;
-    announce(GrowthEvent{old_capacity, capacity_, stats().bytes_held - bytes_before, 0, false,
-                         std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
-    return true;
-  }
-  if (refuse_mid_pass("reserve() would relocate objects inside for_each/erase_if or T's constructor/destructor"))
-    return false;
-  if (refuse_immovable("reserve() would move objects of a T that can be neither moved nor copied")) return false;
-  Layout layout;
-  try {
-    layout = make_layout(growth_mode(), 0, slots);
-  } catch (const std::bad_alloc&) {
-    return false;
-  }
-  const std::size_t moved = relocate_into(layout);
-  copy_meta_into(layout, used_, free_count_, pending_count_, queue_ready_);
-  const std::size_t bytes = layout.bytes;
-  adopt(std::move(layout));
-  announce(GrowthEvent{old_capacity, capacity_, bytes, moved, moved != 0,
-                       std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
-  return true;
-}
-
-// Slots about to disappear take their generations with them; new slots later created at
-// the same indices must start above every generation a stale handle could still carry.
-template <class T>
-void VectorPool<T>::retire_generations(std::uint32_t first, std::uint32_t last) noexcept {
-  std::uint32_t highest_age = fresh_generation_ - seed_;
-  for (std::uint32_t index = first; index < last; ++index) {
-    highest_age = std::max(highest_age, generation(index) - seed_);
-  }
-  fresh_generation_ = seed_ + ((highest_age + 2u) & ~1u);
-}
-
-// Free slots below used_, pushed highest first so the lowest index is reused first.
-template <class T>
-void VectorPool<T>::rebuild_free_stack() noexcept {
-  free_count_ = 0;
-  for (std::uint32_t index = used_; index-- > 0;) {
-    if (!detail::is_live_generation(generation(index))) stack_entry(free_count_++) = index;
-  }
-}
-
-template <class T>
-void VectorPool<T>::shrink_to_fit() {
-  if (refuse_mid_pass("shrink_to_fit() inside for_each/erase_if or T's constructor/destructor")) return;
-  if (policy_.storage == StorageMode::stable) {
-    std::size_t keep = pages_.size();
-    while (keep > 0 && pages_[keep - 1].is_empty()) --keep;
-    if (keep == pages_.size()) return;
-    index_release_queue();  // now at most size() entries, all in slots that stay
-    const auto first_dropped = static_cast<std::uint32_t>(keep << shift_);
-    retire_generations(first_dropped, used_);
-    pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(keep), pages_.end());
-    ++storage_epoch_;  // a range-for may hold a dropped page: its next step must notice
-    capacity_ = stable_capacity();
-    refresh_flat_view();  // maybe one page again
-    used_ = std::min(used_, capacity_);
-    queue_ready_ = std::min(queue_ready_, capacity_);
-    rebuild_free_stack();
-  } else {
-    std::uint32_t high = 0;  // one past the last live slot
-    if (!pages_.empty()) {
-      const Page& page = pages_.front();
-      for (std::size_t w = page.words(); w-- > 0;) {
-        if (const std::uint64_t bits = page.occupied()[w]; bits != 0) {
-          high = static_cast<std::uint32_t>(w * detail::bits_per_word + detail::highest_bit(bits) + 1);
-          break;
-        }
-      }
-    }
-    if (high == capacity_) return;
-    if (refuse_immovable("shrink_to_fit() would move objects of a T that can be neither moved nor copied")) return;
-    Layout layout = make_layout(growth_mode(), 0, high);  // smaller: bad_alloc propagates, pool unchanged
-    index_release_queue();                                // now at most size() <= high entries, all in slots that stay
-    relocate_into(layout);
-    queue_ready_ = std::min(queue_ready_, high);
-    copy_meta_into(layout, high, 0, pending_count_, queue_ready_);  // the stack is rebuilt below: it may hold dropped
-                                                                    // slots
-    retire_generations(high, used_);
-    adopt(std::move(layout));
-    used_ = std::min(used_, high);
-    rebuild_free_stack();
-  }
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after shrink_to_fit");
-}
-
-template <class T>
-bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
-  if (refuse_mid_pass("set_policy() inside for_each/erase_if or T's constructor/destructor")) return false;
-  if (!packable && requested.storage == StorageMode::packed) return false;  // see StorageMode::packed
-  const GrowthPolicy next = normalized(requested);
-  if (next.max_capacity < capacity_) return false;
-  const bool same_layout =
-      next.storage == policy_.storage && (next.storage != StorageMode::stable || next.page_slots == policy_.page_slots);
-  const auto started = Clock::now();
-  const std::size_t old_capacity = capacity_;
-  const GrowthPolicy previous = policy_;
-  policy_ = next;  // make_layout and stable_page_length read max_capacity from policy_
-  if (same_layout) {
-    // Stable: a last page cut short by the old cap must be rebuilt at the length the new
-    // cap allows, or the next page would start past a hole (page p starts at p * page_slots).
-    // Otherwise the cap only moves capacity_ over slots the pages already hold.
-    const bool short_last_page = next.storage == StorageMode::stable && !pages_.empty() &&
-                                 pages_.back().slot_count() < stable_page_length(pages_.size() - 1, next.page_slots);
-    if (!short_last_page) {
-      if (next.storage == StorageMode::stable) capacity_ = stable_capacity();
-      ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after set_policy");
-      return true;
-    }
-  }
-  if (refuse_immovable("set_policy() would move objects of a T that can be neither moved nor copied")) {
-    policy_ = previous;
-    return false;
-  }
-  Layout layout;
-  try {
-    layout = same_layout ? make_longer_last_page() : make_layout(next.storage, next.page_slots, capacity_);
-  } catch (const std::bad_alloc&) {
-    policy_ = previous;
-    return false;
-  }
-  std::size_t moved = 0;
-  try {
-    moved = relocate_into(layout);
-  } catch (...) {
-    policy_ = previous;
-    throw;
-  }
-  copy_meta_into(layout, used_, free_count_, pending_count_, queue_ready_);
-  const std::size_t bytes = layout.bytes;
-  adopt(std::move(layout));
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after set_policy");
-  announce(GrowthEvent{old_capacity, capacity_, bytes, moved, moved != 0,
-                       std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
-  return true;
-}
-
-template <class T>
-void VectorPool<T>::announce(const GrowthEvent& event) {
-  ++counters_.growth_events;
-  if (listener_) listener_(event);
-}
-
-template <class T>
-void VectorPool<T>::set_growth_listener(GrowthListener listener) {
-  listener_ = std::move(listener);
-}
-
-// ===== Statistics and validation =========================================================
-
-template <class T>
-PoolStats VectorPool<T>::stats() const noexcept {
-  PoolStats s;
-  s.live = size();
-  s.capacity = capacity_;
-  s.free = capacity_ - s.live;
-  s.peak_live = counters_.peak_used;
-  s.bytes_held = pages_.capacity() * sizeof(Page);  // the pages hold the free stack and release queue too
-  for (const Page& page : pages_) s.bytes_held += page.bytes();
-  s.bytes_held += store_.bytes();  // packed: the dense objects and both index arrays
-  s.emplaces = counters_.emplaces;
-  s.releases = counters_.releases;
-  s.failed_emplaces = counters_.failed_emplaces;
-  s.failed_releases = counters_.failed_releases;
-  s.stale_gets = stale_gets_;
-  s.refused_during_iteration = counters_.refused_during_iteration;
-  s.growth_events = counters_.growth_events;
-  return s;
-}
-
-template <class T>
-bool VectorPool<T>::validate() const {
-  const std::size_t live_count = size();
-  // Inside T's constructor or destructor a claimed or dying slot is neither live nor free.
-  if (used_ > capacity_ || live_count > used_ || free_count_ > used_ - live_count) return false;
-  if (callbacks_ == 0 && free_count_ != used_ - live_count) return false;
-  const bool stable = policy_.storage == StorageMode::stable;
-  if (stable ? (shift_ != detail::log2_exact(policy_.page_slots) || mask_ != policy_.page_slots - 1)
-             : (shift_ != contiguous_shift || pages_.size() > 1)) {
-    return false;  // the index -> (page, offset) split does not match the policy
-  }
-  std::size_t slots = 0, live = 0;
-  for (std::size_t p = 0; p < pages_.size(); ++p) {
-    const Page& page = pages_[p];
-    // Stable: page p starts at p * page_slots, so only the last page may be short.
-    if (stable && ((p << shift_) != slots || page.slot_count() > policy_.page_slots ||
-                   (p + 1 < pages_.size() && page.slot_count() != policy_.page_slots))) {
-      return false;
-    }
-    for (std::size_t offset = 0; offset < page.slot_count(); ++offset) {
-      const bool occupied = page.is_occupied(offset);
-      if (slots + offset >= used_) {  // never handed out: no object, generation not yet set
-        if (occupied) return false;
-        continue;
-      }
-      if (occupied != detail::is_live_generation(page.generations()[offset])) return false;
-      live += occupied ? 1 : 0;
-    }
-    slots += page.slot_count();
-  }
-  if (live != live_count || counters_.peak_used < used_) return false;
-  // Packed: the dense array holds exactly the live objects, each slot knows its position, and
-  // the pages hold no object bytes; other layouts have no store at all.
-  if (packed_ != (policy_.storage == StorageMode::packed)) return false;
-  if (packed_) {
-    if (store_.capacity() != capacity_ || (!pages_.empty() && pages_.front().holds_objects() && capacity_ != 0)) {
-      return false;
-    }
-    if (callbacks_ == 0) {
-      if (store_.size() != live_count) return false;
-      for (std::uint32_t p = 0; p < store_.size(); ++p) {
-        const std::uint32_t index = store_.index_at(p);
-        if (index >= used_ || !detail::is_live_generation(generation(index)) || store_.position_of(index) != p)
-          return false;
-      }
-    }
-  } else if (store_.capacity() != 0) {
-    return false;
-  }
-  // Every slot the pages hold is usable up to the cap: below it, a stable pool's capacity
-  // is whole pages, so growth starts its new page exactly at index capacity_.
-  if (capacity_ != (stable ? std::min(slots, policy_.max_capacity) : slots)) return false;
-  std::vector<bool> seen(used_, false);
-  for (std::uint32_t depth = 0; depth < free_count_; ++depth) {
-    const std::uint32_t index = stack_entry(depth);
-    if (index >= used_ || seen[index]) return false;  // out of range or twice on the stack
-    if (detail::is_live_generation(generation(index))) return false;
-    seen[index] = true;
-  }
-  // The release queue: entries name handed-out slots; once indexed, one entry per slot, each
-  // found again through its slot's position.
-  if (pending_count_ > capacity_ || queue_ready_ > slots) return false;
-  if (queue_indexed_ && pending_count_ > used_) return false;
-  if (queue_room_ != 0 &&
-      (queue_indexed_ || pending_count_ + queue_room_ > capacity_ || queue_tail_ != &pending_entry(pending_count_))) {
-    return false;  // the append cursor points somewhere else than the queue's end
-  }
-  for (std::uint32_t position = 0; position < pending_count_; ++position) {
-    const std::uint32_t index = pending_entry(position).index;
-    if (index >= used_) return false;
-    if (queue_indexed_ && (index >= queue_ready_ || queue_position(index) != position)) return false;
-  }
-  return true;
-}
-
 }  // namespace engine
+
+// The out-of-line members, one concern a file (each says what it holds).
+#define ENGINE_POOL_VECTOR_POOL_IMPL
+#include <engine/pool/detail/vector_pool_iterator.hpp>
+#include <engine/pool/detail/vector_pool_growth.hpp>
+#include <engine/pool/detail/vector_pool_layout.hpp>
+#include <engine/pool/detail/vector_pool_free_stack.hpp>
+#include <engine/pool/detail/vector_pool_release_queue.hpp>
+#include <engine/pool/detail/vector_pool_validate.hpp>
+#include <engine/pool/detail/vector_pool_lifetime.hpp>
+#undef ENGINE_POOL_VECTOR_POOL_IMPL

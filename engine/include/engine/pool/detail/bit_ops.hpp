@@ -65,6 +65,18 @@ inline unsigned highest_bit(std::uint64_t word) noexcept {
 #endif
 }
 
+// Bit `offset` of a bitmap stored 64 bits a word (the occupancy bitmaps): the one place the
+// word / bit split is written.
+inline bool test_bit(const std::uint64_t* words, std::size_t offset) noexcept {
+  return (words[offset / bits_per_word] >> (offset % bits_per_word)) & 1u;
+}
+inline void set_bit(std::uint64_t* words, std::size_t offset) noexcept {
+  words[offset / bits_per_word] |= std::uint64_t{1} << (offset % bits_per_word);
+}
+inline void clear_bit(std::uint64_t* words, std::size_t offset) noexcept {
+  words[offset / bits_per_word] &= ~(std::uint64_t{1} << (offset % bits_per_word));
+}
+
 inline constexpr std::size_t words_for(std::size_t slots) noexcept {
   return (slots + bits_per_word - 1) / bits_per_word;
 }

@@ -126,15 +126,9 @@ class SlotPage {
     }
     return true;
   }
-  bool is_occupied(std::size_t offset) const noexcept {
-    return (occupied_[offset / bits_per_word] >> (offset % bits_per_word)) & 1u;
-  }
-  void set_occupied(std::size_t offset) noexcept {
-    occupied_[offset / bits_per_word] |= std::uint64_t{1} << (offset % bits_per_word);
-  }
-  void clear_occupied(std::size_t offset) noexcept {
-    occupied_[offset / bits_per_word] &= ~(std::uint64_t{1} << (offset % bits_per_word));
-  }
+  bool is_occupied(std::size_t offset) const noexcept { return test_bit(occupied_.data(), offset); }
+  void set_occupied(std::size_t offset) noexcept { set_bit(occupied_.data(), offset); }
+  void clear_occupied(std::size_t offset) noexcept { clear_bit(occupied_.data(), offset); }
   std::size_t bytes() const noexcept {
     return slots_.capacity() * sizeof(Slot) +
            (generations_.capacity() + free_stack_.capacity() + queue_position_.capacity()) * sizeof(std::uint32_t) +

@@ -1,0 +1,257 @@
+#pragma once
+// Part of engine::VectorPool<T>'s implementation: growth.
+// An emplace into a full pool (a new stable page, or a contiguous/packed rebuild built
+// before anything moves), reserve(), the capacity arithmetic (page lengths under the cap) and
+// the growth listener. The layouts growth builds and the relocation are vector_pool_layout.hpp.
+// Included only by engine/pool/vector_pool.hpp, at its end: that header holds the class, the
+// contracts its comments document and the hot paths; this file holds out-of-line members.
+#ifndef ENGINE_POOL_VECTOR_POOL_IMPL
+#error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
+#endif
+
+namespace engine {
+
+// A stable growth publishes the new page, then builds the object in its first slot like any
+// bump emplace. If the constructor throws and did not itself use the new page, the page goes
+// again and the page table is the one from before: the pool is exactly as it was.
+template <class T>
+template <class... Args>
+void VectorPool<T>::construct_in_new_page(std::uint32_t index, void* where, std::vector<Page>* old_table,
+                                          Args&&... args) {
+  detail::unpoison_bytes(where, sizeof(T));
+  CallbackScope scope(*this);
+  if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
+    ::new (where) T(std::forward<Args>(args)...);
+  } else {
+    try {
+      ::new (where) T(std::forward<Args>(args)...);
+    } catch (...) {
+      if (state_.used != index + 1 || state_.pending_count > index) {  // the constructor used the page: keep it
+        unclaim(index, where, false);
+        throw;
+      }
+      detail::mark_slot_released(where, sizeof(T));
+      state_.used = index;
+      pages_.pop_back();
+      if (old_table != nullptr) {  // back into the old table: same capacity, same bytes_held
+        for (std::size_t p = 0; p < pages_.size(); ++p) (*old_table)[p] = std::move(pages_[p]);
+        pages_.swap(*old_table);
+      }
+      state_.capacity = stable_capacity();
+      refresh_flat_view();
+      forget_queue_tail();  // it may point into the page that went
+      throw;
+    }
+  }
+}
+
+// The new object is constructed in the new memory before anything is committed, so a
+// throwing constructor (or a failed allocation) leaves the pool exactly as it was.
+template <class T>
+template <class... Args>
+PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
+  const auto started = Clock::now();
+  const std::uint32_t index = state_.capacity;  // state_.used == state_.capacity and the free stack is empty
+  if (state_.capacity >= state_.policy.max_capacity) {
+    ++state_.counters.failed_emplaces;
+    return PoolHandle{};
+  }
+  const std::size_t old_capacity = state_.capacity;
+
+  if (state_.policy.storage == StorageMode::stable) {
+    // Below the cap every page is whole (a short page only ends a pool at its cap), so the
+    // next index is exactly where the new page starts.
+    ENGINE_POOL_ASSERT(std::size_t{index} == pages_.size() << state_.shift,
+                       "stable pool: capacity does not end on a page boundary");
+    std::optional<Page> page;
+    std::vector<Page> table;  // a bigger page table, when pages_ is full
+    try {                     // allocate everything first: if anything fails, pages_ has not even changed its capacity
+      page.emplace(stable_page_length(pages_.size(), state_.policy.page_slots));
+      if (pages_.size() == pages_.capacity()) {  // geometric, so the page table costs O(1) amortised
+        table.reserve(std::max<std::size_t>(8, pages_.size() * 2));
+      }
+    } catch (const std::bad_alloc&) {
+      ++state_.counters.failed_emplaces;
+      return PoolHandle{};
+    }
+    const bool new_table = table.capacity() != 0;
+    if (new_table) {  // page moves keep their buffers: no object moves
+      for (Page& kept : pages_) table.push_back(std::move(kept));
+      pages_.swap(table);  // `table` keeps the old array (hollow pages) for a rollback
+    }
+    const std::size_t bytes = page->bytes();
+    void* const where = page->raw(0);
+    pages_.push_back(std::move(*page));
+    state_.capacity = stable_capacity();
+    refresh_flat_view();  // two pages now: every index goes through the page table
+    ++state_.used;        // claimed, as in emplace()
+    generation(index) = state_.fresh_generation;
+    construct_in_new_page(index, where, new_table ? &table : nullptr, std::forward<Args>(args)...);
+    const PoolHandle handle = commit_emplace(index, locate(index));
+    announce(GrowthEvent{old_capacity, state_.capacity, bytes, 0, false,
+                         std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
+    return handle;
+  }
+
+  if (iterating_ != 0) {  // relocation would pull the objects out from under the pass
+    ENGINE_POOL_ASSERT(
+        false, "emplace() needs a relocating growth inside for_each/erase_if; reserve() first or use stable storage");
+    ++state_.counters.failed_emplaces;
+    return PoolHandle{};
+  }
+  if (callbacks_ != 0) {  // inside T's constructor or destructor: that object would move
+    ++state_.counters.failed_emplaces;
+    return PoolHandle{};
+  }
+  if (refuse_immovable("emplace() needs a contiguous growth, which would move objects of a T that can be neither moved "
+                       "nor copied; use stable storage or reserve() up front")) {
+    ++state_.counters.failed_emplaces;
+    return PoolHandle{};
+  }
+  Layout layout;
+  try {
+    layout = make_layout(growth_mode(), 0, next_contiguous_capacity());
+  } catch (const std::bad_alloc&) {
+    ++state_.counters.failed_emplaces;
+    return PoolHandle{};
+  }
+  // Built in the new buffer before anything moves. Its constructor may call back: relocating
+  // growth is refused meanwhile (callbacks_), anything else it changes is in the old layout
+  // and moves across with the rest below. Packed: the old array is full (every slot live), so
+  // the new object goes at position state_.capacity, behind the ones that move in below.
+  Page& target = layout.pages.front();
+  void* const where = layout.packed ? layout.store.raw(store_.size()) : target.raw(index);
+  detail::unpoison_bytes(where, sizeof(T));
+  {
+    CallbackScope scope(*this);
+    // Packed: `where` is the position after the old objects; a release would shrink them by one.
+    const std::uint32_t building = layout.packed ? 1u : 0u;
+    building_ += building;
+    if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
+      ::new (where) T(std::forward<Args>(args)...);
+    } else {
+      try {
+        ::new (where) T(std::forward<Args>(args)...);
+      } catch (...) {
+        building_ -= building;
+        detail::poison_bytes(where, sizeof(T));  // the new buffer goes; the pool never changed
+        throw;
+      }
+    }
+    building_ -= building;
+  }
+  std::size_t moved = 0;
+  if constexpr (std::is_nothrow_move_constructible_v<T> || !std::is_move_constructible_v<T>) {
+    moved = relocate_into(layout);
+  } else {
+    try {
+      moved = relocate_into(layout);
+    } catch (...) {
+      target.object(index)->~T();
+      throw;
+    }
+  }
+  if (layout.packed) layout.store.adopt_back(index);
+  copy_meta_into(layout, state_.used, state_.free_count, state_.pending_count, state_.queue_ready);
+  const std::size_t bytes = layout.bytes;
+  adopt(std::move(layout));
+  ++state_.used;
+  generation(index) = state_.fresh_generation;
+  const PoolHandle handle = commit_emplace(index, locate(index));
+  announce(GrowthEvent{old_capacity, state_.capacity, bytes, moved, moved != 0,
+                       std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
+  return handle;
+}
+
+template <class T>
+std::size_t VectorPool<T>::next_contiguous_capacity() const noexcept {
+  const std::size_t grown = state_.policy.growth_step == 0 ? std::max<std::size_t>(std::size_t{state_.capacity} * 2, 16)
+                                                           : std::size_t{state_.capacity} + state_.policy.growth_step;
+  return std::min(grown, state_.policy.max_capacity);
+}
+
+// Pages are page_slots long, except the last one when max_capacity cuts it short (kept a
+// multiple of 64): a pool capped at 100 slots with 4096-slot pages holds 128, not 4096.
+// Page p always starts at index p * page_slots, so a short page may only ever be the last
+// one: when the cap rises, set_policy() rebuilds it at full length before anything grows
+// past it (see make_longer_last_page), or the next page would leave a hole in the index space.
+template <class T>
+std::size_t VectorPool<T>::stable_page_length(std::size_t page_number, std::size_t page_slots) const noexcept {
+  const std::size_t first = page_number * page_slots;
+  if (first >= state_.policy.max_capacity) return page_slots;  // not reached: growth stops at the cap
+  return std::min(page_slots, detail::round_up_to_word(state_.policy.max_capacity - first));
+}
+
+// Stable capacity: every slot the pages hold, up to the cap. Below the cap it is a whole
+// number of pages, which is what lets the next growth start a page at index state_.capacity.
+template <class T>
+std::uint32_t VectorPool<T>::stable_capacity() const noexcept {
+  if (pages_.empty()) return 0;
+  const std::size_t slots = ((pages_.size() - 1) << state_.shift) + pages_.back().slot_count();
+  return static_cast<std::uint32_t>(std::min(slots, state_.policy.max_capacity));
+}
+
+template <class T>
+bool VectorPool<T>::grow_stable_by_pages(std::size_t count) {
+  std::vector<Page> added;
+  try {  // pages first, so a failure leaves pages_ exactly as it was
+    added.reserve(count);
+    for (std::size_t p = 0; p < count; ++p) {
+      added.emplace_back(stable_page_length(pages_.size() + p, state_.policy.page_slots));
+    }
+    if (pages_.capacity() < pages_.size() + count) {
+      pages_.reserve(std::max(pages_.size() + count, pages_.size() * 2));
+    }
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  for (Page& page : added) pages_.push_back(std::move(page));
+  state_.capacity = stable_capacity();
+  refresh_flat_view();
+  return true;
+}
+
+template <class T>
+bool VectorPool<T>::reserve(std::size_t slots) {
+  if (slots <= state_.capacity) return true;
+  if (slots > state_.policy.max_capacity) return false;
+  const auto started = Clock::now();
+  const std::size_t old_capacity = state_.capacity;
+  if (state_.policy.storage == StorageMode::stable) {
+    const std::size_t pages_needed = (slots + state_.policy.page_slots - 1) / state_.policy.page_slots;
+    const std::size_t bytes_before = stats().bytes_held;
+    if (!grow_stable_by_pages(pages_needed - pages_.size())) return false;
+    announce(GrowthEvent{old_capacity, state_.capacity, stats().bytes_held - bytes_before, 0, false,
+                         std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
+    return true;
+  }
+  if (refuse_mid_pass("reserve() would relocate objects inside for_each/erase_if or T's constructor/destructor"))
+    return false;
+  if (refuse_immovable("reserve() would move objects of a T that can be neither moved nor copied")) return false;
+  Layout layout;
+  try {
+    layout = make_layout(growth_mode(), 0, slots);
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  const std::size_t moved = relocate_into(layout);
+  copy_meta_into(layout, state_.used, state_.free_count, state_.pending_count, state_.queue_ready);
+  const std::size_t bytes = layout.bytes;
+  adopt(std::move(layout));
+  announce(GrowthEvent{old_capacity, state_.capacity, bytes, moved, moved != 0,
+                       std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
+  return true;
+}
+
+template <class T>
+void VectorPool<T>::announce(const GrowthEvent& event) {
+  ++state_.counters.growth_events;
+  if (listener_) listener_(event);
+}
+
+template <class T>
+void VectorPool<T>::set_growth_listener(GrowthListener listener) {
+  listener_ = std::move(listener);
+}
+
+}  // namespace engine

@@ -1,0 +1,150 @@
+#pragma once
+// Part of engine::VectorPool<T>'s implementation: construction, moves, clear() and destruction.
+// The moves copy the State in one assignment (the buffers, store and listener move beside
+// it); a moved-from pool is reset empty with a new generation seed. destroy_live_objects()
+// is the one teardown loop clear() and ~VectorPool share (see "Reentrancy" in vector_pool.hpp).
+// Included only by engine/pool/vector_pool.hpp, at its end: that header holds the class, the
+// contracts its comments document and the hot paths; this file holds out-of-line members.
+#ifndef ENGINE_POOL_VECTOR_POOL_IMPL
+#error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
+#endif
+
+namespace engine {
+
+template <class T>
+VectorPool<T>::VectorPool(GrowthPolicy policy) {
+  state_.policy = normalized(policy);
+  state_.seed = detail::next_generation_seed();
+  state_.fresh_generation = state_.seed;
+  adopt(make_layout(state_.policy.storage, state_.policy.page_slots, state_.policy.initial_capacity));
+}
+
+template <class T>
+VectorPool<T>::~VectorPool() {
+  destroy_live_objects();
+}
+
+// The seed moves with the objects (their handles stay valid); `other` draws a new one.
+template <class T>
+VectorPool<T>::VectorPool(VectorPool&& other) noexcept
+    : pages_(std::move(other.pages_)),
+      store_(std::move(other.store_)),
+      state_(other.state_),
+      listener_(std::move(other.listener_)) {
+  forget_queue_tail();
+  other.reset_to_empty();
+}
+
+template <class T>
+VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
+  if (this == &other) return *this;
+  destroy_live_objects();
+  pages_ = std::move(other.pages_);
+  store_ = std::move(other.store_);
+  state_ = other.state_;
+  ++state_.storage_epoch;  // iterators into this pool's old storage must notice
+  forget_queue_tail();
+  listener_ = std::move(other.listener_);
+  other.reset_to_empty();
+  return *this;
+}
+
+// A moved-from pool is empty, usable, and gets a new seed so its future handles cannot be
+// confused with the ones that moved away. It keeps its policy and a later storage epoch.
+template <class T>
+void VectorPool<T>::reset_to_empty() noexcept {
+  pages_.clear();
+  store_ = Store{};
+  State fresh;
+  fresh.policy = state_.policy;
+  fresh.packed = fresh.policy.storage == StorageMode::packed;
+  if (fresh.policy.storage == StorageMode::stable) {
+    fresh.shift = detail::log2_exact(fresh.policy.page_slots);
+    fresh.mask = static_cast<std::uint32_t>(fresh.policy.page_slots - 1);
+  }
+  fresh.seed = detail::next_generation_seed();
+  fresh.fresh_generation = fresh.seed;
+  fresh.storage_epoch = state_.storage_epoch + 1;
+  state_ = fresh;
+  listener_ = nullptr;
+}
+
+// Every live object dies, each marked dead (generation even, bit clear) before its destructor
+// runs. The occupancy word is re-read after each destructor, so an object a destructor
+// released is not destroyed again; objects destructors emplace die in another pass. Slots are
+// not pushed on the free stack: clear() resets it, the pool's destructor drops it.
+template <class T>
+void VectorPool<T>::destroy_live_objects() noexcept {
+  if (state_.packed) {  // from the back: each object leaves the array before its destructor runs
+    if constexpr (std::is_trivially_destructible_v<T>) {
+      for (std::uint32_t p = 0; p < store_.size(); ++p) {
+        const SlotRef at = locate(store_.index_at(p));
+        at.generations[at.offset] += 1u;
+        detail::clear_bit(at.occupied, at.offset);
+        ++state_.counters.releases;
+      }
+      store_.drop_all();
+    } else {
+      CallbackScope scope(*this);
+      while (store_.size() != 0) {  // re-read: destructors may release or emplace
+        const std::uint32_t index = store_.index_at(store_.size() - 1);
+        const SlotRef at = locate(index);
+        at.generations[at.offset] += 1u;  // dead first
+        detail::clear_bit(at.occupied, at.offset);
+        ++state_.counters.releases;
+        destroy_packed(index);
+      }
+    }
+    return;
+  }
+  if constexpr (std::is_trivially_destructible_v<T>) {  // no destructor: nothing can call back
+    for (Page& page : pages_) {
+      for (std::size_t w = 0; w < page.words(); ++w) {
+        for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+          const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
+          detail::mark_slot_released(page.raw(offset), sizeof(T));
+          page.generations()[offset] += 1u;
+          ++state_.counters.releases;
+        }
+        page.occupied()[w] = 0;
+      }
+    }
+  } else {
+    CallbackScope scope(*this);
+    std::uint64_t emplaces_before = 0;
+    do {
+      emplaces_before = state_.counters.emplaces;
+      for (std::size_t p = 0; p < pages_.size(); ++p) {  // indexed: a destructor may grow the page table
+        for (std::size_t w = 0; w < pages_[p].words(); ++w) {
+          for (;;) {
+            Page& page = pages_[p];
+            const std::uint64_t bits = page.occupied()[w];
+            if (bits == 0) break;
+            const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
+            page.generations()[offset] += 1u;  // dead first
+            page.occupied()[w] = bits & (bits - 1);
+            ++state_.counters.releases;
+            destroy_dead(page.raw(offset));  // page buffers never move while destructors run
+          }
+        }
+      }
+    } while (state_.counters.emplaces != emplaces_before);
+  }
+}
+
+template <class T>
+void VectorPool<T>::clear() noexcept {
+  if (refuse_mid_pass("clear() inside for_each/erase_if or inside T's constructor/destructor")) return;
+  destroy_live_objects();
+  // Handing slots out again from 0 by bump index keeps the pool dense and in address order;
+  // they restart above every generation used so far, so no old handle matches again.
+  retire_generations(0, state_.used);
+  state_.used = 0;
+  state_.free_count = 0;
+  state_.pending_count = 0;
+  state_.queue_indexed = false;
+  forget_queue_tail();
+  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after clear");
+}
+
+}  // namespace engine
