@@ -80,7 +80,9 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
       "bitmap: the pool's own walk over its occupancy bits. swap-pop list: the classic active-index "
       "list, a dead index replaced by the last, so the order scrambles as the game churns and the walk "
       "reads memory at random. slot-order list: the same list kept sorted (spawns merged in, an O(n) "
-      "pass per step), so the walk reads memory in order. The game is the same in all three.");
+      "pass per step), so the walk reads memory in order. The game is the same in all three. Packed "
+      "storage walks its dense array whichever is chosen (a list over it would read memory at random); "
+      "the choice applies again when you leave packed.");
   s.walk = static_cast<WalkMode>(walk);
 
   // Pool policies: edited here, applied together with one click (a half-typed number must
