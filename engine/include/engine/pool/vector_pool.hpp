@@ -394,6 +394,8 @@ class VectorPool {
     return generation(handle.index) == handle.generation;              // stale or foreign
   }
 
+  template <class RollBack, class... Args>
+  void build_object(void* where, RollBack&& roll_back, Args&&... args);
   template <class... Args>
   PoolHandle construct_claimed(std::uint32_t index, const SlotRef& at, bool from_free_stack, Args&&... args);
   template <class... Args>
@@ -492,6 +494,27 @@ class VectorPool {
 
 // ===== Emplace / release =================================================================
 
+// Builds T(args...) at `where` as a constructor the pool runs (CallbackScope: see
+// "Reentrancy"). If it throws, roll_back() undoes the caller's claim, still inside that scope,
+// and the exception goes on. Every emplace path builds through it; they differ only in what
+// they undo.
+template <class T>
+template <class RollBack, class... Args>
+ENGINE_POOL_HOT void VectorPool<T>::build_object(void* where, RollBack&& roll_back, Args&&... args) {
+  CallbackScope scope(*this);
+  if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
+    static_cast<void>(roll_back);
+    ::new (where) T(std::forward<Args>(args)...);
+  } else {
+    try {
+      ::new (where) T(std::forward<Args>(args)...);
+    } catch (...) {
+      roll_back();
+      throw;
+    }
+  }
+}
+
 // The slot at `index` is claimed (off the free stack, or below state_.used with a free generation)
 // before T's constructor runs, so a constructor that emplaces gets another slot; the object
 // is committed (generation odd, bit set) only once it exists.
@@ -501,19 +524,8 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_claimed(std::uint32_t index,
                                                             bool from_free_stack, Args&&... args) {
   void* const where = at.slots[at.offset].bytes;
   detail::unpoison_bytes(where, sizeof(T));
-  {
-    CallbackScope scope(*this);
-    if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
-      ::new (where) T(std::forward<Args>(args)...);
-    } else {
-      try {
-        ::new (where) T(std::forward<Args>(args)...);
-      } catch (...) {
-        unclaim(index, where, from_free_stack);
-        throw;
-      }
-    }
-  }
+  build_object(
+      where, [&] { unclaim(index, where, from_free_stack); }, std::forward<Args>(args)...);
   // `at` is still right: nothing relocates while a constructor runs, and pages never move.
   return commit_emplace(index, at);
 }
@@ -527,23 +539,16 @@ template <class... Args>
 ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_packed(std::uint32_t index, const SlotRef& at, bool from_free_stack,
                                                            Args&&... args) {
   void* const where = store_.claim_back(index);
-  {
-    CallbackScope scope(*this);
-    ++building_;
-    if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
-      ::new (where) T(std::forward<Args>(args)...);
-    } else {
-      try {
-        ::new (where) T(std::forward<Args>(args)...);
-      } catch (...) {
+  ++building_;
+  build_object(
+      where,
+      [&] {
         --building_;
         store_.unclaim(store_.position_of(index));  // objects its nested emplaces built stay
         unclaim(index, nullptr, from_free_stack);
-        throw;
-      }
-    }
-    --building_;
-  }
+      },
+      std::forward<Args>(args)...);
+  --building_;
   return commit_emplace(index, at);
 }
 

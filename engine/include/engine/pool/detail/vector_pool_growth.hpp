@@ -19,30 +19,25 @@ template <class... Args>
 void VectorPool<T>::construct_in_new_page(std::uint32_t index, void* where, std::vector<Page>* old_table,
                                           Args&&... args) {
   detail::unpoison_bytes(where, sizeof(T));
-  CallbackScope scope(*this);
-  if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
-    ::new (where) T(std::forward<Args>(args)...);
-  } else {
-    try {
-      ::new (where) T(std::forward<Args>(args)...);
-    } catch (...) {
-      if (state_.used != index + 1 || state_.pending_count > index) {  // the constructor used the page: keep it
-        unclaim(index, where, false);
-        throw;
-      }
-      detail::mark_slot_released(where, sizeof(T));
-      state_.used = index;
-      pages_.pop_back();
-      if (old_table != nullptr) {  // back into the old table: same capacity, same bytes_held
-        for (std::size_t p = 0; p < pages_.size(); ++p) (*old_table)[p] = std::move(pages_[p]);
-        pages_.swap(*old_table);
-      }
-      state_.capacity = stable_capacity();
-      refresh_flat_view();
-      forget_queue_tail();  // it may point into the page that went
-      throw;
-    }
-  }
+  build_object(
+      where,
+      [&] {
+        if (state_.used != index + 1 || state_.pending_count > index) {  // the constructor used the page: keep it
+          unclaim(index, where, false);
+          return;
+        }
+        detail::mark_slot_released(where, sizeof(T));
+        state_.used = index;
+        pages_.pop_back();
+        if (old_table != nullptr) {  // back into the old table: same capacity, same bytes_held
+          for (std::size_t p = 0; p < pages_.size(); ++p) (*old_table)[p] = std::move(pages_[p]);
+          pages_.swap(*old_table);
+        }
+        state_.capacity = stable_capacity();
+        refresh_flat_view();
+        forget_queue_tail();  // it may point into the page that went
+      },
+      std::forward<Args>(args)...);
 }
 
 // The new object is constructed in the new memory before anything is committed, so a
@@ -122,24 +117,17 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   Page& target = layout.pages.front();
   void* const where = layout.packed ? layout.store.raw(store_.size()) : target.raw(index);
   detail::unpoison_bytes(where, sizeof(T));
-  {
-    CallbackScope scope(*this);
-    // Packed: `where` is the position after the old objects; a release would shrink them by one.
-    const std::uint32_t building = layout.packed ? 1u : 0u;
-    building_ += building;
-    if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
-      ::new (where) T(std::forward<Args>(args)...);
-    } else {
-      try {
-        ::new (where) T(std::forward<Args>(args)...);
-      } catch (...) {
+  // Packed: `where` is the position after the old objects; a release would shrink them by one.
+  const std::uint32_t building = layout.packed ? 1u : 0u;
+  building_ += building;
+  build_object(
+      where,
+      [&] {
         building_ -= building;
         detail::poison_bytes(where, sizeof(T));  // the new buffer goes; the pool never changed
-        throw;
-      }
-    }
-    building_ -= building;
-  }
+      },
+      std::forward<Args>(args)...);
+  building_ -= building;
   std::size_t moved = 0;
   if constexpr (std::is_nothrow_move_constructible_v<T> || !std::is_move_constructible_v<T>) {
     moved = relocate_into(layout);
