@@ -4,6 +4,7 @@
 // Enter to play again. Every key goes down and up inside one frame, as a quick tap does at a
 // low frame rate: the ImGui layer must still see each one.
 #include "atlas_cells.hpp"
+#include "offscreen_game.hpp"
 #include "best_score.hpp"
 #include "game_app.hpp"
 #include "headless_run.hpp"
@@ -79,23 +80,7 @@ struct FlowHarness {
     e.key.keysym.sym = SDL_GetKeyFromScancode(code);
     SDL_PushEvent(&e);
   }
-  void mouse(Uint32 type, float x, float y) {
-    SDL_Event e{};
-    e.type = type;
-    const Uint32 window = SDL_GetWindowID(app->window().sdl_window());
-    if (type == SDL_MOUSEMOTION) {
-      e.motion.windowID = window;
-      e.motion.x = static_cast<Sint32>(x);
-      e.motion.y = static_cast<Sint32>(y);
-    } else {
-      e.button.windowID = window;
-      e.button.button = SDL_BUTTON_LEFT;
-      e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
-      e.button.x = static_cast<Sint32>(x);
-      e.button.y = static_cast<Sint32>(y);
-    }
-    SDL_PushEvent(&e);
-  }
+  void mouse(Uint32 type, float x, float y) { test::push_mouse(app->window().sdl_window(), type, x, y); }
 
   fs::path dir = fs::temp_directory_path() / ("poolshot_flow_" + std::to_string(::getpid()));
   Simulation sim;

@@ -5,6 +5,7 @@
 // path of a pad is gamepad_game_test.cpp). The camera the steps aim through is the camera
 // render draws with, in the same frame, also in the frame the overlay's panel comes or goes.
 #include "atlas_cells.hpp"
+#include "offscreen_game.hpp"
 #include "frame_camera.hpp"
 #include "game_app.hpp"
 #include "headless_run.hpp"
@@ -256,15 +257,8 @@ class RecordingGameApp : public GameApp {
 };
 
 TEST(FrameCamera, StepsAimThroughTheCameraRenderDrawsWithInTheSameFrame) {
-  setenv("SDL_VIDEODRIVER", "offscreen", 1);
   Simulation sim(test::repo_scenario("default.json"), 1);
-  engine::AppConfig config;
-  config.mode = engine::RunMode::offscreen;
-  config.deterministic_time = true;  // one step per frame
-  config.atlas_path = POOLSHOT_ATLAS_PATH;
-  config.atlas_cell_px = atlas::kCellPixels;
-  config.stats_window = kOverlayStatsFrames;
-  config.stats_events = kOverlayStatsEvents;
+  const engine::AppConfig config = test::offscreen_game_config();
   engine::Application app(config);
   if (const engine::Status s = app.init(); !s) GTEST_SKIP() << "no offscreen GL here: " << s.message();
   RecordingGameApp game(sim, app, kDefaultWarmupFrames);

@@ -3,6 +3,7 @@
 // shows holes (cells of the hole colour between live ones); a pool walked in slot order shows a
 // walk view with both ends of the ramp. Each storage mode below says what its block must show.
 #include "atlas_cells.hpp"
+#include "offscreen_game.hpp"
 #include "game_app.hpp"
 #include "headless_run.hpp"
 #include "memory_map.hpp"
@@ -32,24 +33,15 @@ struct MapShot {
 };
 
 MapShot take_map_shot(engine::StorageMode storage, std::int64_t frames) {
-  setenv("SDL_VIDEODRIVER", "offscreen", 1);
   const fs::path path = game::test::scratch_path("poolshot_memory_map_shot.png");
   MapShot shot;
   Scenario scenario = test::repo_scenario("default.json");
   scenario.storage = storage;
   Simulation sim(scenario, 1);
   sim.settings().autofire = true;
-  engine::AppConfig config;
-  config.mode = engine::RunMode::offscreen;
+  engine::AppConfig config = test::offscreen_game_config(frames, path.string());
   config.width = 1280;
   config.height = 1100;  // tall enough for every open section above the map
-  config.max_frames = frames;
-  config.deterministic_time = true;
-  config.screenshot_path = path.string();
-  config.atlas_path = POOLSHOT_ATLAS_PATH;
-  config.atlas_cell_px = atlas::kCellPixels;
-  config.stats_window = kOverlayStatsFrames;
-  config.stats_events = kOverlayStatsEvents;
   engine::Application app(config);
   if (const engine::Status s = app.init(); !s) {
     shot.skip = s.message();

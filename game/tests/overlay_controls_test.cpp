@@ -4,6 +4,7 @@
 // them, "Apply suggestions" puts the advisor's capacities in force; a click on the panel
 // never fires the ship's gun, a click beside it does.
 #include "atlas_cells.hpp"
+#include "offscreen_game.hpp"
 #include "game_app.hpp"
 #include "headless_run.hpp"
 #include "overlay_recorder.hpp"
@@ -41,37 +42,13 @@ class ScriptedGameApp : public GameApp {
 
 struct Harness {
   explicit Harness(const char* scenario, bool autofire) : sim(test::repo_scenario(scenario), 1) {
-    setenv("SDL_VIDEODRIVER", "offscreen", 1);
     sim.settings().autofire = autofire;
-    engine::AppConfig config;
-    config.mode = engine::RunMode::offscreen;
-    config.max_frames = -1;            // the script decides when to stop
-    config.deterministic_time = true;  // one step per frame
-    config.atlas_path = POOLSHOT_ATLAS_PATH;
-    config.atlas_cell_px = atlas::kCellPixels;
-    config.stats_window = kOverlayStatsFrames;
-    config.stats_events = kOverlayStatsEvents;
+    const engine::AppConfig config = test::offscreen_game_config();  // the script decides when to stop
     app = std::make_unique<engine::Application>(config);
     init = app->init();
     game = std::make_unique<ScriptedGameApp>(sim, *app, kDefaultWarmupFrames);
   }
-  void push(Uint32 type, float x, float y) {
-    SDL_Event e{};
-    e.type = type;
-    const Uint32 window = SDL_GetWindowID(app->window().sdl_window());
-    if (type == SDL_MOUSEMOTION) {
-      e.motion.windowID = window;
-      e.motion.x = static_cast<Sint32>(x);
-      e.motion.y = static_cast<Sint32>(y);
-    } else {
-      e.button.windowID = window;
-      e.button.button = SDL_BUTTON_LEFT;
-      e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
-      e.button.x = static_cast<Sint32>(x);
-      e.button.y = static_cast<Sint32>(y);
-    }
-    SDL_PushEvent(&e);
-  }
+  void push(Uint32 type, float x, float y) { test::push_mouse(app->window().sdl_window(), type, x, y); }
   // The pointer moves onto the widget at `frame`, presses at frame + 3 (ImGui sees the hover
   // first, as with a real mouse), releases at frame + 4.
   void click_at(int now, int frame, float x, float y) {

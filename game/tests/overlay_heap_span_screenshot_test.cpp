@@ -6,6 +6,7 @@
 // its upper part, because that lane is scaled to the simulation and not to rendering.
 // The same run without the switch shades nothing: the check can fail.
 #include "atlas_cells.hpp"
+#include "offscreen_game.hpp"
 #include "game_app.hpp"
 #include "headless_run.hpp"
 #include "overlay_recorder.hpp"
@@ -67,7 +68,6 @@ struct Shot {
 };
 
 Shot take_shot(bool switch_pooling) {
-  setenv("SDL_VIDEODRIVER", "offscreen", 1);
   const fs::path path = game::test::scratch_path("poolshot_heap_span_" + std::to_string(switch_pooling) + ".png");
   Shot shot;
   // The graph is under test, not the load: without the escalation the frame times stay even,
@@ -76,15 +76,7 @@ Shot take_shot(bool switch_pooling) {
   scenario.escalation.max_multiplier = 1;
   Simulation sim(scenario, 1);
   sim.settings().autofire = true;
-  engine::AppConfig config;
-  config.mode = engine::RunMode::offscreen;
-  config.max_frames = kFrames;
-  config.deterministic_time = true;
-  config.screenshot_path = path.string();
-  config.atlas_path = POOLSHOT_ATLAS_PATH;
-  config.atlas_cell_px = atlas::kCellPixels;
-  config.stats_window = kOverlayStatsFrames;
-  config.stats_events = kOverlayStatsEvents;
+  const engine::AppConfig config = test::offscreen_game_config(kFrames, path.string());
   engine::Application app(config);
   if (const engine::Status s = app.init(); !s) {
     shot.skip = s.message();

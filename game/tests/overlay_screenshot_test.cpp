@@ -5,6 +5,7 @@
 // with the panel's drawing left out, not one sprite pixel lies where the panel goes. With the
 // overlay hidden (F1) none of it is there: the check can fail.
 #include "atlas_cells.hpp"
+#include "offscreen_game.hpp"
 #include "game_app.hpp"
 #include "headless_run.hpp"
 #include "overlay_recorder.hpp"
@@ -40,21 +41,12 @@ class NoPanelGameApp final : public GameApp {
 };
 
 Shot take_shot(bool overlay_visible, std::int64_t frames, bool draw_panel = true) {
-  setenv("SDL_VIDEODRIVER", "offscreen", 1);
   const fs::path path = game::test::scratch_path("poolshot_overlay_shot_" + std::to_string(overlay_visible) + ".png");
   Shot shot;
   Simulation sim(test::repo_scenario("default.json"), 1);
   sim.settings().autofire = true;
-  engine::AppConfig config;
-  config.mode = engine::RunMode::offscreen;
-  config.max_frames = frames;
-  config.deterministic_time = true;
+  engine::AppConfig config = test::offscreen_game_config(frames, path.string());
   config.overlay_visible = overlay_visible;
-  config.screenshot_path = path.string();
-  config.atlas_path = POOLSHOT_ATLAS_PATH;
-  config.atlas_cell_px = atlas::kCellPixels;
-  config.stats_window = kOverlayStatsFrames;
-  config.stats_events = kOverlayStatsEvents;
   engine::Application app(config);
   if (const engine::Status s = app.init(); !s) {
     shot.skip = s.message();
