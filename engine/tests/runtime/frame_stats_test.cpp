@@ -2,23 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <string>
 
-// Counts every operator new in this test executable, to prove recording never allocates.
-// noinline: once inlined, GCC pairs the malloc/free inside with new/delete and warns.
-namespace {
-std::atomic<long> g_allocations{0};
-}
-[[gnu::noinline]] void* operator new(std::size_t size) {
-  ++g_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "counting_new.hpp"
+
+// Every operator new in this executable is counted (counting_new.hpp), to prove recording never allocates.
 
 namespace {
 
@@ -170,7 +158,7 @@ TEST(FrameStats, LongLabelsAreTruncatedNotOverflowed) {
 
 TEST(FrameStats, RecordingAndSummarisingNeverAllocate) {
   FrameStats stats(600, 64);
-  const long before = g_allocations.load();
+  const long before = counting_new::allocation_count();
   for (int i = 0; i < 2000; ++i) {
     stats.begin_frame();
     stats.add_time(FrameTimer::simulation, i * 0.01);
@@ -186,7 +174,7 @@ TEST(FrameStats, RecordingAndSummarisingNeverAllocate) {
   }
   float series[600];
   EXPECT_EQ(stats.copy_series(FrameTimer::frame, series, 600), 600u);
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(counting_new::allocation_count() - before, 0);
 }
 
 TEST(FrameStats, SetWindowResizesAndClears) {

@@ -6,22 +6,11 @@
 #include <array>
 #include <atomic>
 #include <cmath>
-#include <cstdlib>
-#include <new>
 #include <thread>
 
-// Counts every operator new in this test executable, to prove mixing never allocates.
-// noinline: once inlined, GCC pairs the malloc/free inside with new/delete and warns.
-namespace {
-std::atomic<long> g_allocations{0};
-}
-[[gnu::noinline]] void* operator new(std::size_t size) {
-  ++g_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "counting_new.hpp"
+
+// Every operator new in this executable is counted (counting_new.hpp), to prove mixing never allocates.
 
 namespace {
 
@@ -51,7 +40,7 @@ TEST(Mixer, MixingASecondWithEveryVoiceBusyAllocatesNothing) {
   const SoundBuffer long_tone = tone(2.0f);  // outlasts the second: every voice stays busy
   Mixer mixer(MixerConfig{32, 256, 48000});
   static std::array<float, 2 * kChunk> out;
-  const long before = g_allocations.load();
+  const long before = counting_new::allocation_count();
   for (int i = 0; i < 40; ++i) mixer.play({&long_tone, 1.0f, 1.0f + 0.01f * static_cast<float>(i), 0.0f});
   mixer.set_hum(110, 0.5f);
   float loudest = 0;
@@ -62,7 +51,7 @@ TEST(Mixer, MixingASecondWithEveryVoiceBusyAllocatesNothing) {
     loudest = std::max(loudest, peak(out.data(), out.size()));
     busiest = std::max(busiest, mixer.active_voices());
   }
-  EXPECT_EQ(g_allocations.load() - before, 0) << "operator new ran while mixing";
+  EXPECT_EQ(counting_new::allocation_count() - before, 0) << "operator new ran while mixing";
   EXPECT_EQ(busiest, 32u);
   EXPECT_EQ(mixer.active_voices(), 32u);
   EXPECT_EQ(mixer.voice_capacity(), 32u);
