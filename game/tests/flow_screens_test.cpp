@@ -14,7 +14,6 @@
 #include <engine/application.hpp>
 
 #include <SDL.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -82,7 +81,7 @@ struct FlowHarness {
   }
   void mouse(Uint32 type, float x, float y) { test::push_mouse(app->window().sdl_window(), type, x, y); }
 
-  fs::path dir = fs::temp_directory_path() / ("poolshot_flow_" + std::to_string(::getpid()));
+  fs::path dir = game::test::scratch_path("poolshot_flow");
   Simulation sim;
   std::unique_ptr<BestScoreFile> best;
   std::unique_ptr<engine::Application> app;

@@ -6,8 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -82,7 +80,7 @@ TEST(GameFlow, PauseMenuIsKeyboardNavigable) {
 }
 
 struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("poolshot_best_" + std::to_string(::getpid()));
+  fs::path path = game::test::scratch_path("poolshot_best");
   TempDir() { fs::create_directories(path); }
   ~TempDir() { fs::remove_all(path); }
 };
