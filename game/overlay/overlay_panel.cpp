@@ -16,10 +16,10 @@ namespace {
 using namespace overlay_colors;
 using namespace overlay_widgets;
 
-// What the pooled stores walk: the chosen walk, except that a packed pool walks its dense
-// array (ObjectStore::listed() says why).
+// What the pooled stores walk: the chosen walk, or their dense array where no list walk
+// applies (list_walk_applies(), walk_mode.hpp).
 std::string_view walk_label(const OverlayModel& model) {
-  return model.storage == engine::StorageMode::packed ? std::string_view("dense array") : walk_name(model.walk);
+  return list_walk_applies(model.storage) ? walk_name(model.walk) : std::string_view("dense array");
 }
 
 void pool_tooltip(const PoolView& p) {

@@ -174,12 +174,7 @@ class ObjectStore {
     const bool was_listed = listed();
     walk_ = walk;
     list_.set_discipline(list_discipline(walk));
-    if (!listed()) {
-      list_.clear();
-    } else if (!was_listed && pooled_) {
-      list_.reserve(pool_.capacity());
-      list_.rebuild(pool_);
-    }
+    relist(was_listed);
   }
   WalkMode walk() const noexcept { return walk_; }                                // as chosen
   bool walks_list() const noexcept { return pooled_ && listed(); }                // update() goes down active_list()
@@ -280,8 +275,7 @@ class ObjectStore {
     rebuilding_ = false;
     if (!moved) return false;
     policy_ = policy;
-    if (was_listed && !listed()) list_.clear();                    // into packed: the dense array is the walk
-    if (!was_listed && listed() && pooled_) list_.rebuild(pool_);  // out of packed: list the live slots
+    relist(was_listed);  // into packed the dense array is the walk; out of it, the list again
     // A larger initial capacity is a request for that many slots now (the overlay's capacity
     // advisor): reserve them, so the growths it is meant to prevent never come.
     if (pooled_ && pool_.capacity() < policy.initial_capacity) pool_.reserve(policy.initial_capacity);
@@ -343,13 +337,17 @@ class ObjectStore {
     const double ns = std::chrono::duration<double, std::nano>(took).count() / static_cast<double>(visited);
     walk_ns_ = walk_ns_ == 0 ? ns : walk_ns_ + 0.1 * (ns - walk_ns_);
   }
-  // A packed pool's dense array is already an active list, the seed's swap-pop applied to
-  // the objects, and its own pass walks it in memory order. An index list over it would visit
-  // the dense positions in slot (or churn) order, at random: storm.json's p50 read 42 ms
-  // that way against 9 ms contiguous. So a packed store walks its dense array whatever walk
-  // is chosen (the choice comes back with the next layout).
-  bool listed() const noexcept {
-    return walk_ != WalkMode::bitmap && pool_.policy().storage != engine::StorageMode::packed;
+  // A list walk, except over a packed pool (list_walk_applies(), walk_mode.hpp, says why).
+  bool listed() const noexcept { return walk_ != WalkMode::bitmap && list_walk_applies(pool_.policy().storage); }
+  // After a change that may start or stop the list walk (the walk, the storage mode): a list
+  // that stops is dropped; one that starts lists the pool's live slots once, in slot order.
+  void relist(bool was_listed) {
+    if (!listed()) {
+      list_.clear();
+    } else if (!was_listed && pooled_) {
+      list_.reserve(pool_.capacity());
+      list_.rebuild(pool_);
+    }
   }
   void list_spawned(std::uint32_t index) {
     if (!listed()) return;
