@@ -10,6 +10,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <type_traits>
 #include <vector>
 
 #include "support/pool_test_support.hpp"
@@ -146,6 +147,52 @@ TEST_F(Packed, EraseIfAndReleaseLaterKeepTheArrayDense) {
   EXPECT_TRUE(pool.validate());
   for (int i = 2; i < 1000; i += 3) EXPECT_EQ(pool.get(handles[static_cast<std::size_t>(i)])->value(), i);
   EXPECT_EQ(Lifetimes::live(), 333);
+}
+
+// A cull big enough for the prefetching release phase, of a T with no destructor (the path
+// that lists victims by dense position): the victims stay reachable through the whole pass,
+// newcomers emplaced mid-pass survive it, and afterwards every handle says the truth.
+TEST(PackedCull, BigEraseIfOfTrivialObjectsKeepsVictimsLiveUntilThePassEndsAndEveryHandleTrue) {
+  struct Plain {
+    std::uint32_t value;
+    std::uint32_t pad[11];  // 48 bytes, like a particle
+  };
+  static_assert(std::is_trivially_destructible_v<Plain>);
+  constexpr std::uint32_t n = 100'000;  // above the pool's prefetch threshold for 48-byte objects
+  VectorPool<Plain> pool(policy(StorageMode::packed, 1024));
+  std::vector<PoolHandle> handles;
+  for (std::uint32_t i = 0; i < n; ++i) handles.push_back(*pool.emplace(Plain{i, {}}));
+  for (std::uint32_t i = 0; i < n; i += 4) pool.release(handles[i]);  // holes, then a shuffled dense order
+  for (std::uint32_t i = 0; i < n; i += 4) handles[i] = *pool.emplace(Plain{i, {}});
+  std::vector<PoolHandle> newcomers;
+  std::vector<std::uint32_t> doomed_so_far;
+  std::size_t visits = 0;
+  const std::size_t erased = pool.erase_if([&](PoolHandle h, Plain& p) {
+    EXPECT_EQ(pool.get(h), &p);
+    if (++visits % 5000 == 0) {
+      for (const std::uint32_t v : doomed_so_far) EXPECT_EQ(pool.get(handles[v])->value, v) << "doomed, not dead yet";
+      newcomers.push_back(*pool.emplace(Plain{n + static_cast<std::uint32_t>(newcomers.size()), {}}));
+    }
+    const bool dead = p.value < n && p.value % 3 == 0;
+    if (dead && doomed_so_far.size() < 64) doomed_so_far.push_back(p.value);
+    return dead;
+  });
+  EXPECT_EQ(visits, n);
+  EXPECT_EQ(erased, (n + 2) / 3);
+  EXPECT_EQ(pool.size(), n - erased + newcomers.size());
+  EXPECT_TRUE(pool.validate());
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (i % 3 == 0) {
+      EXPECT_FALSE(pool.contains(handles[i])) << i;
+    } else {
+      ASSERT_NE(pool.get(handles[i]), nullptr) << i;
+      EXPECT_EQ(pool.get(handles[i])->value, i);
+    }
+  }
+  for (std::size_t k = 0; k < newcomers.size(); ++k) EXPECT_EQ(pool.get(newcomers[k])->value, n + k);
+  std::vector<bool> seen(n + newcomers.size());
+  for (const Plain& p : pool) seen[p.value] = true;
+  EXPECT_EQ(static_cast<std::size_t>(std::count(seen.begin(), seen.end(), true)), pool.size());
 }
 
 TEST_F(Packed, MigratesToAndFromEveryLayoutKeepingHandles) {

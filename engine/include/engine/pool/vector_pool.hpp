@@ -416,6 +416,7 @@ class VectorPool {
   void destroy_dead(void* where) noexcept;
   bool refuse_immovable(const char* what) noexcept;
   void release_listed(std::uint32_t from, std::uint32_t count) noexcept;
+  void release_listed_positions(std::uint32_t from, std::uint32_t count) noexcept;
   ENGINE_POOL_COLD void release_later_slow(PoolHandle handle) noexcept;
   void release_later_indexed(PoolHandle handle) noexcept;
   void forget_queue_tail() noexcept {  // the next release_later() finds the tail again
@@ -706,6 +707,8 @@ ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
 // No scratch buffer: erase_if never allocates. Written downwards in address order, the list
 // reads upwards highest index first, which is the order to push them in: the lowest freed
 // slot ends on top of the stack, and the pool refills from the front, in address order.
+// Packed lists dense positions instead (see release_listed_positions): its pass reads the
+// objects alone, and its release phase need not look each victim's position up.
 template <class T>
 template <class Pred>
 std::size_t VectorPool<T>::erase_if(Pred pred) {
@@ -728,7 +731,20 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
     page_first[--room] = index;
     ++doomed;
   };
-  if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
+  if (state_.packed) {  // the victims are listed by position, not slot index (see release_listed_positions)
+    IterationScope scope(*this);
+    auto* const slots = store_.slots();
+    const std::uint32_t count = store_.size();  // objects pred emplaces land behind it (no growth mid-pass)
+    for (std::uint32_t position = 0; position < count; ++position) {
+      T& object = *std::launder(reinterpret_cast<T*>(slots[position].bytes));
+      if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
+        const std::uint32_t index = store_.index_at(position);
+        if (pred(PoolHandle{index, generation(index)}, object)) doom(position);
+      } else {  // no handle wanted: the pass reads the objects and nothing else
+        if (pred(object)) doom(position);
+      }
+    }
+  } else if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
     auto collect = [&](PoolHandle handle, T& object) {
       if (pred(handle, object)) doom(handle.index);
     };
@@ -743,8 +759,15 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
   // above where it came from, so the copy never overwrites an entry not yet read).
   const std::uint32_t from = top - doomed;
   if constexpr (std::is_trivially_destructible_v<T>) {
-    release_listed(from, doomed);  // no destructor runs, so nothing can call back in
+    if (state_.packed) {
+      release_listed_positions(from, doomed);
+    } else {
+      release_listed(from, doomed);  // no destructor runs, so nothing can call back in
+    }
   } else {
+    if (state_.packed) {  // destructors may move objects: name the victims by slot index first
+      for (std::uint32_t k = 0; k < doomed; ++k) stack_entry(from + k) = store_.index_at(stack_entry(from + k));
+    }
     // Destructors may call back into the pool. Every victim is marked dead first, so a
     // destructor that release()s another victim is refused (stale: a double release), and
     // the releases that do succeed (of objects not on the list) are fewer than the entries

@@ -121,13 +121,11 @@ class PackedStore {
     static_assert(std::is_trivially_destructible_v<T>);
     fill_hole(position_[index]);
   }
-  // A batch of drops in a pool far bigger than the caches (erase_if's release phase) waits on
-  // three cold lines per victim: its position, then its object and dense entry, then the
-  // moved object's position. Asking for them a few victims ahead overlaps those misses.
+  // A batch of removals in a pool far bigger than the caches (erase_if's release phase) waits
+  // on cold lines per victim: its object and dense entry, then the moved object's position
+  // entry. Asking for them a few victims ahead overlaps those misses.
   void prefetch_position(std::uint32_t index) const noexcept { ENGINE_POOL_PREFETCH_READ(&position_[index]); }
-  void prefetch_hole(std::uint32_t index) const noexcept {  // reads position_[index]: prefetched earlier
-    const std::uint32_t position = position_[index];
-    if (position >= size_) return;  // stale (the slot is free or moved): nothing to ask for
+  void prefetch_hole_at(std::uint32_t position) const noexcept {
     ENGINE_POOL_PREFETCH_WRITE(objects_[position].bytes);
     ENGINE_POOL_PREFETCH_WRITE(&dense_index_[position]);
   }

@@ -33,28 +33,6 @@ void VectorPool<T>::unclaim(std::uint32_t index, void* where, bool from_free_sta
 // locals: written through uint32_t pointers, members would be reloaded after every store.
 template <class T>
 void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noexcept {
-  if (state_.packed) {  // each release moves one object: no run to stream through, so prefetch in two steps
-    const bool prefetch = state_.capacity >= prefetch_threshold;
-    for (std::uint32_t k = 0; k < count; ++k) {
-      if (prefetch) {
-        if (k + 2 * prefetch_distance < count) {
-          const std::uint32_t ahead = stack_entry(from + k + 2 * prefetch_distance);
-          store_.prefetch_position(ahead);
-          prefetch_release(ahead);
-        }
-        if (k + prefetch_distance < count) store_.prefetch_hole(stack_entry(from + k + prefetch_distance));
-        store_.prefetch_tail(prefetch_distance);
-      }
-      const std::uint32_t index = stack_entry(from + k);
-      const SlotRef at = locate(index);
-      at.generations[at.offset] += 1u;
-      detail::clear_bit(at.occupied, at.offset);
-      store_.drop(index);
-      stack_entry(state_.free_count++) = index;
-    }
-    state_.counters.releases += count;
-    return;
-  }
   const FlatView flat = state_.flat;
   const bool prefetch = state_.capacity >= prefetch_threshold;
   std::uint32_t free_count = state_.free_count;
@@ -78,6 +56,34 @@ void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noex
     k += length;
   }
   state_.free_count = free_count;
+  state_.counters.releases += count;
+}
+
+// The packed form of release_listed (erase_if's victims when no destructor runs): the list
+// holds dense positions, highest first, as the pass met them in order. A release moves only
+// the last object, which sits above every victim still listed (those above it are gone
+// already), so each listed position still names its victim when its turn comes, and no
+// victim's position has to be looked up. Each release waits on cold lines (the victim's
+// object and dense entry, then its generation, then the moved object's position entry), so
+// they are asked for a few victims ahead, in two steps because the generation's address
+// comes from the dense entry.
+template <class T>
+void VectorPool<T>::release_listed_positions(std::uint32_t from, std::uint32_t count) noexcept {
+  const bool prefetch = state_.capacity >= prefetch_threshold;
+  for (std::uint32_t k = 0; k < count; ++k) {
+    if (prefetch) {
+      if (k + 2 * prefetch_distance < count) store_.prefetch_hole_at(stack_entry(from + k + 2 * prefetch_distance));
+      if (k + prefetch_distance < count) prefetch_release(store_.index_at(stack_entry(from + k + prefetch_distance)));
+      store_.prefetch_tail(prefetch_distance);
+    }
+    const std::uint32_t position = stack_entry(from + k);
+    const std::uint32_t index = store_.index_at(position);
+    const SlotRef at = locate(index);
+    at.generations[at.offset] += 1u;
+    detail::clear_bit(at.occupied, at.offset);
+    store_.fill_hole(position);
+    stack_entry(state_.free_count++) = index;
+  }
   state_.counters.releases += count;
 }
 
