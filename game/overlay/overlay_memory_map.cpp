@@ -88,22 +88,27 @@ MemoryMapRects draw_memory_map(const MemorySnapshot& snapshot) {
                                [](const MapCell& c) { return walk_color(c); });
     ImGui::Dummy(ImVec2(2 * block_w + 12, std::max(rects.occupancy[i].y1 - origin.y, 2.0f) + 2));
   }
+  // Two lines, so the section fits the 720-pixel column beside Pools and Memory (which shows
+  // what the pools hold).
   const HeapFigures& h = snapshot.heap();
   if (h.valid) {
-    ImGui::Text("allocator: arena %s, in use %s", Bytes(h.arena_bytes).text, Bytes(h.in_use_bytes).text);
+    ImGui::Text("arena %s, in use %s, resident %s", Bytes(h.arena_bytes).text, Bytes(h.in_use_bytes).text,
+                Bytes(h.resident_bytes).text);
+    help_marker(
+        "glibc mallinfo2(): the arena is what malloc took from the system, in use what live allocations "
+        "hold. Resident is the process's resident set (/proc/self/statm), pools and all.");
     ImGui::Text("free but held %s in %s chunks:", Bytes(h.free_bytes).text,
                 Compact(static_cast<double>(h.free_chunks)).text);
     ImGui::SameLine();
     ImGui::TextColored(h.fragmentation() > 0.25 ? kBad : kGood, "%.0f %% of the arena", 100.0 * h.fragmentation());
     help_marker(
-        "glibc mallinfo2(): the arena is what malloc took from the system; free-but-held is memory no object "
-        "uses that the allocator keeps, cut into that many free chunks. Many small new/delete calls leave it "
-        "behind; a pool holds its slots instead, and reuses them.");
+        "Free-but-held is memory no object uses that the allocator keeps, cut into that many free chunks. "
+        "Many small new/delete calls leave it behind; a pool holds its slots instead, and reuses them.");
   } else {
-    ImGui::TextColored(kDim, "allocator figures: not glibc");
+    ImGui::TextColored(kDim, "allocator figures: not glibc;");
+    ImGui::SameLine();
+    ImGui::Text("resident %s (statm)", Bytes(h.resident_bytes).text);
   }
-  ImGui::Text("resident %s (statm), pools hold %s", Bytes(h.resident_bytes).text,
-              Bytes(snapshot.pools_bytes_held()).text);
   return rects;
 }
 

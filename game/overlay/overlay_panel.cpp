@@ -137,14 +137,14 @@ void OverlayPanel::draw_warnings(const OverlayModel& model) {
 void OverlayPanel::draw_pools(const OverlayModel& model) {
   if (ImGui::BeginTable("pools", 9, kTableFlags)) {
     columns({{"pool", 64},
-             {"live / capacity", 0},
+             {"live/cap", 0},
              {"free", 34},
              {"peak", 34},
-             {"held", 50},
+             {"held", 56},  // "19.0 MiB"
              {"in/s", 34},
              {"out/s", 34},
-             {"ns/obj", 36},
-             {"grew", 24}});
+             {"ns/obj", 42},
+             {"grew", 28}});
     for (const PoolView& p : model.pools) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -152,7 +152,7 @@ void OverlayPanel::draw_pools(const OverlayModel& model) {
       if (ImGui::IsItemHovered()) pool_tooltip(p);
       ImGui::TableNextColumn();
       char bar[40];
-      std::snprintf(bar, sizeof bar, "%s / %s", Compact(static_cast<double>(p.live)).text,
+      std::snprintf(bar, sizeof bar, "%s/%s", Compact(static_cast<double>(p.live)).text,
                     Compact(static_cast<double>(p.capacity)).text);
       ImVec4 fill = vec(pool(p.id));
       fill.w = 0.55f;

@@ -31,16 +31,23 @@ inline const char* short_name(PoolId id) {
   return "?";
 }
 
-// 1234 -> "1234", 12345 -> "12.3k", 1234567 -> "1.23M": columns stay narrow.
 struct Compact {
   char text[16];
+  // At most 5 characters below a billion (the Pools table's narrow columns): 9999, 51.5k, 148k,
+  // 1.05M, 12.3M, 148M.
   explicit Compact(double v) {
     if (v < 10000) {
       std::snprintf(text, sizeof text, "%.0f", v);
-    } else if (v < 1e6) {
+    } else if (v < 99950) {
       std::snprintf(text, sizeof text, "%.1fk", v / 1e3);
-    } else {
+    } else if (v < 999500) {
+      std::snprintf(text, sizeof text, "%.0fk", v / 1e3);
+    } else if (v < 9.995e6) {
       std::snprintf(text, sizeof text, "%.2fM", v / 1e6);
+    } else if (v < 99.95e6) {
+      std::snprintf(text, sizeof text, "%.1fM", v / 1e6);
+    } else {
+      std::snprintf(text, sizeof text, "%.0fM", v / 1e6);
     }
   }
   explicit Compact(std::uint64_t v) : Compact(static_cast<double>(v)) {}

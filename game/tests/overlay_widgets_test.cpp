@@ -1,0 +1,33 @@
+// The Pools table's columns are 34 pixels wide, about five characters: every count the
+// overlay prints through Compact must fit in five, at every magnitude a run can reach.
+#include "overlay_widgets.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+namespace game {
+namespace {
+
+using overlay_widgets::Compact;
+
+TEST(OverlayCompact, CountsReadAsExpectedAndNeverPassFiveCharacters) {
+  EXPECT_STREQ(Compact(0.0).text, "0");
+  EXPECT_STREQ(Compact(9999.0).text, "9999");
+  EXPECT_STREQ(Compact(51'480.0).text, "51.5k");
+  EXPECT_STREQ(Compact(99'949.0).text, "99.9k");
+  EXPECT_STREQ(Compact(99'950.0).text, "100k");
+  EXPECT_STREQ(Compact(147'512.0).text, "148k");
+  EXPECT_STREQ(Compact(999'499.0).text, "999k");
+  EXPECT_STREQ(Compact(999'500.0).text, "1.00M");
+  EXPECT_STREQ(Compact(1'048'576.0).text, "1.05M");
+  EXPECT_STREQ(Compact(12'345'678.0).text, "12.3M");
+  EXPECT_STREQ(Compact(148'000'000.0).text, "148M");
+  for (double v = 1; v < 1e9; v *= 1.0137) {
+    EXPECT_LE(std::strlen(Compact(v).text), 5u) << v << " -> " << Compact(v).text;
+  }
+}
+
+}  // namespace
+}  // namespace game
