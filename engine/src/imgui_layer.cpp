@@ -133,11 +133,14 @@ void ImGuiLayer::begin_frame(double fixed_delta_seconds) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
-  // No window has SDL's pointer focus (offscreen driver, or the pointer is elsewhere and
-  // has not said so yet): fall back to the position the motion events reported.
-  if (event_mouse_valid_ && !ImGui::IsMousePosValid(&io.MousePos) && SDL_GetMouseFocus() == nullptr) {
-    io.MousePos = ImVec2(event_mouse_x_, event_mouse_y_);
-  }
+  // The last motion event says where the pointer is, whatever the backend read. With the
+  // window focused, the 1.86 backend reads SDL_GetGlobalMouseState(), which on X11 is a cache
+  // that only XInput2 raw motion refreshes: under an XTest pointer (xdotool on Xvfb) it kept
+  // the place of the last click, so after a click on the panel ImGui went on hovering the
+  // panel, kept the mouse from the game, and the ship aimed at the click. Without pointer
+  // focus (the offscreen driver) the backend reads nothing at all. Motion events are exact in
+  // both cases, and outside the window too while a held button captures the mouse.
+  if (event_mouse_valid_) io.MousePos = ImVec2(event_mouse_x_, event_mouse_y_);
   // A click this frame happened where its event says, wherever the pointer went after it.
   if (click_pos_valid_) io.MousePos = ImVec2(click_x_, click_y_);
   // After the backend: it has just written its own measured DeltaTime.

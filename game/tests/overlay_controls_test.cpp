@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <cstdlib>
 #include <functional>
 #include <vector>
@@ -152,6 +153,48 @@ TEST(OverlayControls, AClickOnThePanelNeverFiresAClickBesideItDoes) {
   ASSERT_EQ(h.run(30), 0);
   EXPECT_EQ(spawns_after_panel_click, 0u) << "ImGui kept the click on its panel";
   EXPECT_GT(h.sim.stats().pools[0].spawns, 0u) << "the click beside the panel fired";
+}
+
+// After a click on the panel, the pointer moving on to the playfield aims and fires the ship
+// again. Under Xvfb with xdotool it did not: the ImGui backend read SDL's X11 global mouse
+// state, a cache that XTest motion never refreshes, so ImGui went on hovering the panel where
+// the click was and kept the mouse from the game (engine/src/imgui_layer.cpp now lets the last
+// motion event win). The offscreen driver has no global state and no pointer focus, so this
+// run cannot recreate that cache; it checks the rest of the path: the warp leaves SDL's own
+// position on the panel, the pushed events move on without it, and the playfield click must
+// fire bullets that leave towards it (left of the ship), none towards the panel on the right.
+TEST(OverlayControls, AfterAClickOnThePanelThePointerStillAimsTheShip) {
+  Harness h("default.json", false);
+  SKIP_WITHOUT_GL(h);
+  std::uint64_t spawns_before = ~0ull;
+  bool fired_left = true;
+  h.game->script = [&](int f) {
+    const ScreenRect p = h.game->panel().panel_rect();
+    const float px = p.x0 + 40, py = p.y1 - 8;  // empty panel area near its bottom
+    if (f == 2) SDL_WarpMouseInWindow(h.app->window().sdl_window(), static_cast<int>(px), static_cast<int>(py));
+    if (f == 5) h.push(SDL_MOUSEBUTTONDOWN, px, py);
+    if (f == 6) h.push(SDL_MOUSEBUTTONUP, px, py);
+    if (f == 10) h.push(SDL_MOUSEMOTION, 60, 80);  // the playfield's top left
+    if (f == 12) h.push(SDL_MOUSEMOTION, 64, 84);
+    if (f == 14) spawns_before = h.sim.stats().pools[0].spawns;
+    if (f == 16) h.push(SDL_MOUSEBUTTONDOWN, 64, 84);
+    if (f == 26) h.push(SDL_MOUSEBUTTONUP, 64, 84);
+    if (f > 16) {
+      h.sim.visit_stores([&](PoolId id, const auto& store) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(store)>, ObjectStore<Bullet>>) {
+          if (id == PoolId::bullets) {
+            store.for_each([&](const Bullet& b) {
+              if (b.vel.x >= 0) fired_left = false;
+            });
+          }
+        }
+      });
+    }
+  };
+  ASSERT_EQ(h.run(30), 0);
+  EXPECT_EQ(spawns_before, 0u) << "the panel click fired";
+  EXPECT_GT(h.sim.stats().pools[0].spawns, 0u) << "the playfield click after it did not fire";
+  EXPECT_TRUE(fired_left) << "a bullet flew right, towards the panel click";
 }
 
 // 1280x720 with Controls open and a full growth log (pressure.json's small pools grow at
