@@ -18,8 +18,18 @@ using namespace overlay_widgets;
 
 // What the pooled stores walk: the chosen walk, or their dense array where no list walk
 // applies (list_walk_applies(), walk_mode.hpp).
+// Spelled as the Controls' walk buttons spell them (walk_name() is the scenario files' spelling).
 std::string_view walk_label(const OverlayModel& model) {
-  return list_walk_applies(model.storage) ? walk_name(model.walk) : std::string_view("dense array");
+  if (!list_walk_applies(model.storage)) return "dense array";
+  switch (model.walk) {
+    case WalkMode::swap_pop:
+      return "swap-pop list";
+    case WalkMode::slot_order:
+      return "slot-order list";
+    case WalkMode::bitmap:
+      break;
+  }
+  return "bitmap";
 }
 
 void pool_tooltip(const PoolView& p) {
@@ -217,7 +227,7 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
   const ImGuiTableFlags flags = kTableFlags | ImGuiTableFlags_ScrollY;
   if (ImGui::BeginTable("growth", 6, flags, ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * rows_visible))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    columns({{"step", 42}, {"pool", 70}, {"capacity", 0}, {"bytes", 56}, {"time", 50}, {"moved", 50}});
+    columns({{"step", 42}, {"pool", 70}, {"capacity", 0}, {"bytes", 56}, {"time", 52}, {"moved", 50}});
     // Newest first: the growth that just happened is the one to explain.
     for (std::size_t k = model.growth_log.size(); k-- > 0;) {
       const GrowthRow& g = model.growth_log[k];
@@ -236,7 +246,11 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
       }
       cell(Bytes(g.bytes_allocated).text);
       ImGui::TableNextColumn();
-      ImGui::Text("%.0f us", g.microseconds);
+      if (g.microseconds < 1000) {  // 7 characters at most: the column beside it starts right after
+        ImGui::Text("%.0f us", g.microseconds);
+      } else {
+        ImGui::Text("%.1f ms", g.microseconds / 1000);
+      }
       ImGui::TableNextColumn();
       if (g.rebuild) {
         ImGui::TextColored(kDim, "rebuild");
@@ -311,7 +325,7 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
         ImGui::Text("%.2fx", v);
       }
       ImGui::TableNextColumn();
-      ImGui::TextColored(kDim, "sim time, heap span / pooled span");
+      ImGui::TextColored(kDim, "sim, heap / pooled");
     }
     ImGui::EndTable();
   }
@@ -332,7 +346,7 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
 void OverlayPanel::draw_memory(const OverlayModel& model) {
   const FrameWindow& w = model.window;
   const std::uint64_t now = model.latest.allocations;
-  ImGui::Text("heap allocations this frame:");
+  ImGui::Text("allocations this frame:");
   ImGui::SameLine();
   ImGui::TextColored(now == 0 ? kGood : kBad, "%" PRIu64, now);
   help_marker(
@@ -340,7 +354,7 @@ void OverlayPanel::draw_memory(const OverlayModel& model) {
       "With pooling on they stay at 0 once the pools have grown to fit; with pooling off every bullet, "
       "spark and enemy is its own new and delete.");
   ImGui::SameLine();
-  ImGui::TextColored(kDim, "  max %s, total %s in window", Compact(w.allocations_max).text,
+  ImGui::TextColored(kDim, "  window max %s, total %s", Compact(w.allocations_max).text,
                      Compact(w.allocations_total).text);
   plot_scratch_.clear();
   for (const FrameRow& r : w.rows) plot_scratch_.push_back(static_cast<float>(r.allocations));

@@ -66,6 +66,9 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   s.storage = static_cast<engine::StorageMode>(storage);
   // How pooled stores walk each step; the Pools table's ns/obj column shows what it costs.
   int walk = static_cast<int>(s.walk);
+  // Dimmed, not disabled, in packed: the choice is kept for when the store leaves packed.
+  const bool walk_applies = list_walk_applies(s.storage);
+  if (!walk_applies) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.5f);
   ImGui::TextUnformatted("walk");
   ImGui::SameLine();
   changed |= ImGui::RadioButton("bitmap", &walk, static_cast<int>(WalkMode::bitmap));
@@ -83,6 +86,7 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
       "pass per step), so the walk reads memory in order. The game is the same in all three. Packed "
       "storage walks its dense array whichever is chosen (a list over it would read memory at random); "
       "the choice applies again when you leave packed.");
+  if (!walk_applies) ImGui::PopStyleVar();
   s.walk = static_cast<WalkMode>(walk);
 
   // Pool policies: edited here, applied together with one click (a half-typed number must
