@@ -98,9 +98,24 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
   if (ImGui::Begin("Poolshot debug  (F1 hides)", nullptr, flags)) {
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     panel_rect_ = {pos.x, pos.y, pos.x + size.x, pos.y + size.y};
-    ImGui::Text("step %" PRIu64 "  %.0f fps  pooling", model.sim_step, static_cast<double>(ImGui::GetIO().Framerate));
+    ImGui::Text("step %" PRIu64 "  %.0f fps", model.sim_step, static_cast<double>(ImGui::GetIO().Framerate));
+    // From a fixed x: the step and fps figures change width every frame, and a button that
+    // moves between press and release misses the click.
+    ImGui::SameLine(ImGui::GetFontSize() * 12);
+    ImGui::TextUnformatted("pooling");
     ImGui::SameLine(0, 4);
-    ImGui::TextColored(model.pooling ? kGood : kBad, "%s", model.pooling ? "ON" : "OFF");
+    // The pooling switch itself, on the line that is always in view: the Frame time graph and
+    // Controls take turns below, and this is what a player flips while watching the graph.
+    ImGui::PushStyleColor(ImGuiCol_Text, model.pooling ? kGood : kBad);
+    if (ImGui::SmallButton(model.pooling ? "ON##pooling" : "OFF##pooling")) {
+      Settings next = frame.requested;
+      next.pooling = !next.pooling;
+      out.settings = next;
+    }
+    ImGui::PopStyleColor();
+    remember("pooling switch");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("click: switch pooling %s (as in Controls)", model.pooling ? "off" : "on");
     ImGui::SameLine(0, 4);
     ImGui::TextColored(kDim, "(%s, %s walk)%s", engine::storage_mode_name(model.storage), walk_label(model).data(),
                        frame.runtime.paused ? "  PAUSED" : "");
@@ -329,8 +344,7 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
     }
     ImGui::EndTable();
   }
-  if (!model.spans.heap.found)
-    ImGui::TextColored(kDim, "switch pooling off (Controls) to see a heap span beside this one");
+  if (!model.spans.heap.found) ImGui::TextColored(kDim, "click ON above to switch pooling off: a heap span shows here");
   // Legend for the markers.
   ImGui::TextColored(kDim, "markers:");
   for (std::size_t i = 0; i < kPoolCount; ++i) {

@@ -155,6 +155,26 @@ TEST(OverlayControls, AClickOnThePanelNeverFiresAClickBesideItDoes) {
   EXPECT_GT(h.sim.stats().pools[0].spawns, 0u) << "the click beside the panel fired";
 }
 
+// The ON/OFF beside "pooling" on the panel's first line is the switch too, so the Frame time
+// graph can stay open while the player flips it: off, then on again, and the heap span the
+// graph compares against was recorded in between.
+TEST(OverlayControls, TheHeaderSwitchTurnsPoolingOffAndOnWithFrameTimeOpen) {
+  Harness h("default.json", true);
+  SKIP_WITHOUT_GL(h);
+  bool off_between = true;
+  h.game->script = [&](int f) {
+    h.click_on(f, 4, "pooling switch");  // off
+    if (f == 30) off_between = !h.sim.applied_settings().pooling;
+    h.click_on(f, 40, "pooling switch");  // on again, same place
+  };
+  ASSERT_EQ(h.run(70), 0);
+  EXPECT_TRUE(off_between) << "the first click did not switch pooling off";
+  EXPECT_TRUE(h.sim.applied_settings().pooling) << "the second click did not switch it back on";
+  EXPECT_TRUE(h.sim.stats().pools[0].pooled);
+  const OverlayModel m = h.game->overlay_model();
+  EXPECT_TRUE(m.spans.heap.found) << "the frames with pooling off make a heap span";
+}
+
 // After a click on the panel, the pointer moving on to the playfield aims and fires the ship
 // again. Under Xvfb with xdotool it did not: the ImGui backend read SDL's X11 global mouse
 // state, a cache that XTest motion never refreshes, so ImGui went on hovering the panel where
