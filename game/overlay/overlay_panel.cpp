@@ -117,8 +117,12 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("click: switch pooling %s (as in Controls)", model.pooling ? "off" : "on");
     ImGui::SameLine(0, 4);
-    ImGui::TextColored(kDim, "(%s, %s walk)%s", engine::storage_mode_name(model.storage), walk_label(model).data(),
-                       frame.runtime.paused ? "  PAUSED" : "");
+    if (model.pooling) {
+      ImGui::TextColored(kDim, "(%s, %s walk)%s", engine::storage_mode_name(model.storage), walk_label(model).data(),
+                         frame.runtime.paused ? "  PAUSED" : "");
+    } else {  // no pool to store or walk: each object is its own new, walked through the pointer array
+      ImGui::TextColored(kDim, "(new/delete, pointer array walk)%s", frame.runtime.paused ? "  PAUSED" : "");
+    }
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());
     // Pools and Memory open: what there is to see. The tall sections (Frame time, Controls,

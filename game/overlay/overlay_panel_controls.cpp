@@ -271,6 +271,11 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
   const CompareResult& r = run->result();
   draw_compare_graph(r, 100, view_.budget_ms, points_scratch_);
   if (!r.done) return;
+  // A play tester read "heap/pooled 0.88x" against 6x in the live game: the replay has none of
+  // the player's input, so without autofire its ship never fires and the pools stay small.
+  if (!frame.requested.autofire) {
+    ImGui::TextColored(kDim, "replayed without your input: turn autofire on for a load");
+  }
   if (ImGui::BeginTable("ab", 6, kTableFlags)) {
     columns({{"sim ms", 76}, {"p50", 56}, {"p99", 56}, {"max", 56}, {"allocs", 56}, {"growths", 0}});
     for (const CompareSeries* s : {&r.pooled, &r.heap}) {
