@@ -41,6 +41,39 @@ bool sorted(const std::vector<std::uint32_t>& v) { return std::is_sorted(v.begin
 
 class ListDisciplines : public LifetimeChecked<::testing::TestWithParam<ListDiscipline>> {};
 
+// A keep() that spawns (and add()s, as the header asks) while the walk runs: the list's arrays
+// must not grow under the walk (a library reviewer found that a use-after-free; ASan sees it in
+// the sanitizer build). The newcomers are walked from the next update() on, once each, in
+// every storage mode; the list itself is never reserve()d, so the adds overflow what it holds.
+TEST_P(ListDisciplines, AddInsideUpdateIsWalkedFromTheNextUpdateOn) {
+  for (const StorageMode mode : {StorageMode::contiguous, StorageMode::stable, StorageMode::packed}) {
+    SCOPED_TRACE(static_cast<int>(mode));
+    Managed m(GetParam(), mode);
+    ASSERT_TRUE(m.pool.reserve(1024));  // emplaces inside a pass must fit (no relocating growth there)
+    for (int i = 0; i < 64; ++i) m.spawn(i);
+    int next = 1000;
+    for (int step = 0; step < 6; ++step) {
+      std::map<int, int> visits;
+      std::vector<int> born;
+      const std::size_t before = m.pool.size();
+      m.list.update(m.pool, [&](Tracked& t) {
+        ++visits[t.value()];
+        if (visits.size() % 2 == 0) {  // every other visit spawns one
+          born.push_back(next);
+          m.spawn(next++);
+        }
+        return t.value() % 5 != 0;  // and a fifth die
+      });
+      EXPECT_EQ(visits.size(), before) << "step " << step << ": every object listed before the update, once";
+      for (const int b : born) EXPECT_EQ(visits.count(b), 0u) << b << " walked in the update that spawned it";
+      for (const auto& [value, count] : visits) ASSERT_EQ(count, 1) << value;
+      EXPECT_EQ(m.list.size(), m.pool.size());
+      ASSERT_TRUE(m.list.matches(m.pool)) << "step " << step;
+    }
+    EXPECT_EQ(m.list.stale_entries(), 0u);
+  }
+}
+
 TEST_P(ListDisciplines, UpdateVisitsEveryLiveObjectOnceAndReleasesTheMarked) {
   Managed m(GetParam());
   std::vector<PoolHandle> handles;

@@ -32,6 +32,10 @@
 // Slot indices must be stable while listed: VectorPool's contiguous and stable layouts keep
 // them across growth and set_policy(); a layout that moves objects between slots does not.
 //
+// add() is fine inside update() too (a keep() that spawns): the walk reads the list, so
+// entries added while it runs wait in a side buffer and join the list when update() ends
+// (or at the start of the next one), walked from the next update() on like any other.
+//
 // Pool: anything with for_each_listed(const uint32_t*, size_t, f(k, T*)) (one pass over the
 // listed slots, nullptr for a dead one), PoolHandle handle_at(std::size_t) and
 // bool release(PoolHandle), as VectorPool<T> has. Phase one runs as one of the pool's passes,
@@ -72,8 +76,10 @@ class ActiveIndexList {
   void set_discipline(ListDiscipline discipline);  // to slot_order: sorts once, O(n log n); to swap_pop: O(queued)
 
   // --- Reading -----------------------------------------------------------------------------
-  std::size_t size() const noexcept { return list_.size() + queued_.size(); }  // listed + queued spawns
-  std::size_t capacity() const noexcept { return list_.capacity(); }           // entries held without allocating
+  std::size_t size() const noexcept {  // listed + queued spawns + those added during update()
+    return list_.size() + queued_.size() + added_.size();
+  }
+  std::size_t capacity() const noexcept { return list_.capacity(); }  // entries held without allocating
   bool empty() const noexcept { return size() == 0; }
   const std::vector<std::uint32_t>& indices() const noexcept { return list_; }  // walk order; slot_order: sorted
   const std::vector<std::uint32_t>& queued() const noexcept {
@@ -88,29 +94,45 @@ class ActiveIndexList {
   void walk(Pool& pool, const std::vector<std::uint32_t>& entries, std::uint32_t first_position, Keep& keep);
   void mend_swap_pop() noexcept;
   void mend_slot_order() noexcept;
+  std::vector<std::uint32_t>& add_target() noexcept {
+    return discipline_ == ListDiscipline::swap_pop ? list_ : queued_;
+  }
+  void merge_added();  // added_ into add_target(): may allocate
 
   std::vector<std::uint32_t> list_;    // the walked entries
   std::vector<std::uint32_t> queued_;  // slot_order: spawns waiting for phase two's merge
   std::vector<std::uint32_t> marked_;  // phase one's dead, as positions in list_ then queued_ (ascending)
+  std::vector<std::uint32_t> added_;   // add()s during update(): list_ and queued_ must not grow under the walk
   ListDiscipline discipline_;
+  bool updating_ = false;
   std::uint64_t stale_ = 0;
 };
 
 // ===== Keeping in step ====================================================================
 
 inline void ActiveIndexList::add(std::uint32_t index) {
-  (discipline_ == ListDiscipline::swap_pop ? list_ : queued_).push_back(index);
+  // During update() the walk holds list_.data() / queued_.data(): a push_back there could
+  // reallocate the array under it (a use-after-free a library reviewer's keep() hit).
+  (updating_ ? added_ : add_target()).push_back(index);
+}
+
+inline void ActiveIndexList::merge_added() {
+  std::vector<std::uint32_t>& target = add_target();
+  target.insert(target.end(), added_.begin(), added_.end());
+  added_.clear();
 }
 
 inline void ActiveIndexList::clear() noexcept {
   list_.clear();
   queued_.clear();
   marked_.clear();
+  added_.clear();
 }
 
 template <class Pool>
 void ActiveIndexList::rebuild(const Pool& pool) {
   queued_.clear();
+  added_.clear();
   pool.active_indices(list_);
 }
 
@@ -122,6 +144,7 @@ inline void ActiveIndexList::reserve(std::size_t entries) {  // all three, so a 
 
 inline void ActiveIndexList::set_discipline(ListDiscipline discipline) {
   if (discipline == discipline_) return;
+  merge_added();  // into the old discipline's target; the switch below carries them over
   discipline_ = discipline;
   if (discipline == ListDiscipline::slot_order) {
     std::sort(list_.begin(), list_.end());  // the one O(n log n): from here on merges keep it sorted
@@ -135,6 +158,7 @@ template <class Pool>
 bool ActiveIndexList::matches(const Pool& pool) const {
   std::vector<std::uint32_t> listed(list_);
   listed.insert(listed.end(), queued_.begin(), queued_.end());
+  listed.insert(listed.end(), added_.begin(), added_.end());
   std::sort(listed.begin(), listed.end());
   std::vector<std::uint32_t> live;
   pool.active_indices(live);
@@ -145,6 +169,11 @@ bool ActiveIndexList::matches(const Pool& pool) const {
 
 template <class Pool, class Keep>
 std::size_t ActiveIndexList::update(Pool& pool, Keep&& keep) {
+  ENGINE_POOL_ASSERT(!updating_, "ActiveIndexList::update() inside its own update()");
+  if (updating_) return 0;
+  // Entries a previous update() could not merge without allocating (or whose walk threw) join
+  // first; they are live, and from here on they are walked like the rest.
+  merge_added();
   // Everything phase two needs is reserved up front: a bad_alloc here changes nothing.
   list_.reserve(list_.size() + queued_.size());
   marked_.reserve(list_.size() + queued_.size());
@@ -154,6 +183,14 @@ std::size_t ActiveIndexList::update(Pool& pool, Keep&& keep) {
   if (discipline_ == ListDiscipline::slot_order && !std::is_sorted(queued_.begin(), queued_.end())) {
     std::sort(queued_.begin(), queued_.end());
   }
+
+  struct Updating {  // add() goes to added_ until update() returns, exception or not
+    bool& flag;
+    explicit Updating(bool& f) noexcept : flag(f) { flag = true; }
+    ~Updating() { flag = false; }
+    Updating(const Updating&) = delete;
+    Updating& operator=(const Updating&) = delete;
+  } updating(updating_);
 
   // Phase one: update and mark. No release here, so keep() sees a whole pool.
   walk(pool, list_, 0, keep);
@@ -174,6 +211,10 @@ std::size_t ActiveIndexList::update(Pool& pool, Keep&& keep) {
     mend_slot_order();
   }
   marked_.clear();
+  // The spawns of this update join now if that needs no allocation (update() must not throw
+  // after releasing); otherwise at the start of the next one.
+  const std::vector<std::uint32_t>& target = add_target();
+  if (target.capacity() - target.size() >= added_.size()) merge_added();
   return died;
 }
 
