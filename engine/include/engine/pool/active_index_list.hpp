@@ -29,8 +29,10 @@
 // The list trusts its owner to keep it in step with the pool: add() every index the owner
 // emplaces, and let only update() release (or clear()/rebuild() after releasing by other
 // means). A listed slot found dead anyway is dropped, not visited (counted by stale_entries()).
-// Slot indices must be stable while listed: VectorPool's contiguous and stable layouts keep
-// them across growth and set_policy(); a layout that moves objects between slots does not.
+// Slot indices must be stable while listed: all three VectorPool layouts keep them across
+// growth and set_policy() (packed moves objects between dense positions, never between slot
+// indices, so a list works there too; it just reads memory out of order). A pool whose
+// layout moved objects between slots would not.
 //
 // add() is fine inside update() too (a keep() that spawns): the walk reads the list, so
 // entries added while it runs wait in a side buffer and join the list when update() ends
@@ -60,7 +62,8 @@ class ActiveIndexList {
   explicit ActiveIndexList(ListDiscipline discipline = ListDiscipline::slot_order) noexcept : discipline_(discipline) {}
 
   // --- Keeping in step with the pool -------------------------------------------------------
-  void add(std::uint32_t index);  // slot `index` just became live; walked from the next update() on
+  void add(std::uint32_t index);  // slot `index` (the PoolHandle::index emplace() returned) just became live;
+                                  // walked from the next update() on
   void clear() noexcept;          // forget every entry (after pool.clear()); keeps capacity
   template <class Pool>
   void rebuild(const Pool& pool);     // list = pool.active_indices() (slot order), e.g. after a migration

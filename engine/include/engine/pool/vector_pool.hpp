@@ -130,7 +130,8 @@ class VectorPool {
   template <class... Args>
   PoolPtr<T> acquire(Args&&... args);              // emplace() wrapped in RAII; empty PoolPtr at cap
   bool release(PoolHandle handle) noexcept;        // destroys now; false: null, stale, foreign, double, or inside
-                                                   // for_each/erase_if
+                                                   // for_each/erase_if (debug builds assert on all but null: test
+                                                   // contains() first to release what may be gone)
   void release_later(PoolHandle handle) noexcept;  // queues for flush_releases(); safe inside for_each; never
                                                    // allocates; a handle not live now is refused (asserts; counts
                                                    // failed_releases)
