@@ -199,6 +199,34 @@ TEST_P(ListDisciplines, AnEntryReleasedBehindTheListsBackIsDropped) {
 #endif
 }
 
+// What would reorder, empty or refill the list while update() walks it is refused: a debug
+// build stops with a message, a release build changes nothing (and the update goes on).
+TEST_P(ListDisciplines, ReorderingTheListInsideUpdateIsRefused) {
+  Managed m(GetParam());
+  for (int i = 0; i < 40; ++i) m.spawn(i);
+  const ListDiscipline other =
+      GetParam() == ListDiscipline::swap_pop ? ListDiscipline::slot_order : ListDiscipline::swap_pop;
+#if ENGINE_POOL_DEBUG
+  EXPECT_DEATH(m.list.update(m.pool, [&](Tracked&) { return m.list.set_discipline(other), true; }),
+               "set_discipline\\(\\) inside update\\(\\)");
+  EXPECT_DEATH(m.list.update(m.pool, [&](Tracked&) { return m.list.clear(), true; }), "clear\\(\\) inside update");
+#else
+  int visited = 0;
+  m.list.update(m.pool, [&](Tracked& t) {
+    ++visited;
+    m.list.set_discipline(other);
+    m.list.clear();
+    m.list.rebuild(m.pool);
+    EXPECT_EQ(m.list.update(m.pool, [](Tracked&) { return false; }), 0u) << "a nested update releases nothing";
+    return t.value() % 2 == 0;
+  });
+  EXPECT_EQ(visited, 40);
+  EXPECT_EQ(m.list.discipline(), GetParam());
+  EXPECT_EQ(m.pool.size(), 20u);
+  EXPECT_TRUE(m.list.matches(m.pool));
+#endif
+}
+
 INSTANTIATE_TEST_SUITE_P(Disciplines, ListDisciplines,
                          ::testing::Values(ListDiscipline::swap_pop, ListDiscipline::slot_order), discipline_name);
 

@@ -101,6 +101,13 @@ class ActiveIndexList {
     return discipline_ == ListDiscipline::swap_pop ? list_ : queued_;
   }
   void merge_added();  // added_ into add_target(): may allocate
+  // The walk holds the list's arrays: what would reorder, shrink or refill them waits for
+  // update() to return (asserts in debug builds; a no-op otherwise).
+  bool refuse_inside_update(const char* what) const noexcept {
+    if (!updating_) return false;
+    ENGINE_POOL_ASSERT(false, what);
+    return true;
+  }
 
   std::vector<std::uint32_t> list_;    // the walked entries
   std::vector<std::uint32_t> queued_;  // slot_order: spawns waiting for phase two's merge
@@ -126,6 +133,7 @@ inline void ActiveIndexList::merge_added() {
 }
 
 inline void ActiveIndexList::clear() noexcept {
+  if (refuse_inside_update("ActiveIndexList::clear() inside update(): the walk holds the list")) return;
   list_.clear();
   queued_.clear();
   marked_.clear();
@@ -134,6 +142,7 @@ inline void ActiveIndexList::clear() noexcept {
 
 template <class Pool>
 void ActiveIndexList::rebuild(const Pool& pool) {
+  if (refuse_inside_update("ActiveIndexList::rebuild() inside update(): the walk holds the list")) return;
   queued_.clear();
   added_.clear();
   pool.active_indices(list_);
@@ -146,7 +155,9 @@ inline void ActiveIndexList::reserve(std::size_t entries) {  // all three, so a 
 }
 
 inline void ActiveIndexList::set_discipline(ListDiscipline discipline) {
-  if (discipline == discipline_) return;
+  if (discipline == discipline_ ||
+      refuse_inside_update("ActiveIndexList::set_discipline() inside update(): the walk holds the list"))
+    return;
   merge_added();  // into the old discipline's target; the switch below carries them over
   discipline_ = discipline;
   if (discipline == ListDiscipline::slot_order) {
@@ -172,8 +183,7 @@ bool ActiveIndexList::matches(const Pool& pool) const {
 
 template <class Pool, class Keep>
 std::size_t ActiveIndexList::update(Pool& pool, Keep&& keep) {
-  ENGINE_POOL_ASSERT(!updating_, "ActiveIndexList::update() inside its own update()");
-  if (updating_) return 0;
+  if (refuse_inside_update("ActiveIndexList::update() inside update(): the walk holds the list")) return 0;
   // Entries a previous update() could not merge without allocating (or whose walk threw) join
   // first; they are live, and from here on they are walked like the rest.
   merge_added();
