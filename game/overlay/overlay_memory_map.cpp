@@ -56,6 +56,10 @@ void pool_line(const PoolMemory& m) {
                        Compact(static_cast<double>(s.live)).text, Bytes(s.span_bytes).text, 100.0 * density);
     return;
   }
+  if (s.live == 0) {  // no live object: no holes between live ones, and no lines to share
+    ImGui::TextColored(kDim, "0/%s live", Compact(static_cast<double>(s.positions)).text);
+    return;
+  }
   ImGui::TextColored(kDim, "%s/%s live, %s holes (longest %s), lines live %.0f %%",
                      Compact(static_cast<double>(s.live)).text, Compact(static_cast<double>(s.positions)).text,
                      Compact(static_cast<double>(s.holes)).text, Compact(static_cast<double>(s.longest_hole)).text,
