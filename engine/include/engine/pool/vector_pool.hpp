@@ -261,7 +261,9 @@ class VectorPool {
                   growth_events = 0;
     std::uint32_t peak_used = 0;  // == peak live: a slot is bumped only when all below are live
   };
-  enum class Visit { object, handle_and_object, index_and_object };
+  // position_and_object: f(where the object sits, object): its slot index, or in packed its
+  // dense position (storage_position() of its index).
+  enum class Visit { object, handle_and_object, position_and_object };
   class IterationScope {  // marks a for_each/erase_if pass; survives exceptions from f
    public:
     explicit IterationScope(const VectorPool& pool) noexcept : pool_(pool) { ++pool_.iterating_; }
@@ -716,10 +718,10 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
   if (refuse_mid_pass("erase_if() inside for_each/erase_if; it would release mid-pass")) return 0;
   std::uint32_t top = state_.capacity;  // the list is stack entries [top - doomed, top)
   std::uint32_t doomed = 0;
-  std::uint32_t* page_first = nullptr;  // the page of the stack arrays the list is growing down into...
-  std::uint32_t room = 0;               // ...and how many entries of it are still free below the list
-  const auto doom = [&](std::uint32_t index) {
-    if (state_.free_count + doomed >= top) {  // only after stable growth inside the pass: state_.capacity > top
+  std::uint32_t* page_first = nullptr;          // the page of the stack arrays the list is growing down into...
+  std::uint32_t room = 0;                       // ...and how many entries of it are still free below the list
+  const auto doom = [&](std::uint32_t entry) {  // a slot index, or packed's dense position
+    if (state_.free_count + doomed >= top) {    // only after stable growth inside the pass: state_.capacity > top
       for (std::uint32_t k = 1; k <= doomed; ++k) stack_entry(state_.capacity - k) = stack_entry(top - k);
       top = state_.capacity;
       room = 0;
@@ -729,32 +731,28 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
       room = static_cast<std::uint32_t>(offset_of(depth)) + 1;  // entries `depth` and below in its page
       page_first = stack_run(depth).first - (room - 1);
     }
-    page_first[--room] = index;
+    page_first[--room] = entry;
     ++doomed;
   };
-  if (state_.packed) {  // the victims are listed by position, not slot index (see release_listed_positions)
-    IterationScope scope(*this);
-    auto* const slots = store_.slots();
-    const std::uint32_t count = store_.size();  // objects pred emplaces land behind it (no growth mid-pass)
-    for (std::uint32_t position = 0; position < count; ++position) {
-      T& object = *std::launder(reinterpret_cast<T*>(slots[position].bytes));
-      if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
+  // The victims are listed by where they sit: the slot index, or packed's dense position.
+  if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
+    if (state_.packed) {  // the handle comes from the dense entry; the list keeps the position
+      auto collect = [&](std::uint32_t position, T& object) {
         const std::uint32_t index = store_.index_at(position);
         if (pred(PoolHandle{index, generation(index)}, object)) doom(position);
-      } else {  // no handle wanted: the pass reads the objects and nothing else
-        if (pred(object)) doom(position);
-      }
+      };
+      visit_live<Visit::position_and_object>(*this, collect);
+    } else {
+      auto collect = [&](PoolHandle handle, T& object) {
+        if (pred(handle, object)) doom(handle.index);
+      };
+      visit_live<Visit::handle_and_object>(*this, collect);
     }
-  } else if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
-    auto collect = [&](PoolHandle handle, T& object) {
-      if (pred(handle, object)) doom(handle.index);
+  } else {  // no handle wanted: the pass reads the objects alone (no generations, no dense entries)
+    auto collect = [&](std::uint32_t position, T& object) {
+      if (pred(object)) doom(position);
     };
-    visit_live<Visit::handle_and_object>(*this, collect);
-  } else {  // no handle wanted: the pass never reads the generations
-    auto collect = [&](std::uint32_t index, T& object) {
-      if (pred(object)) doom(index);
-    };
-    visit_live<Visit::index_and_object>(*this, collect);
+    visit_live<Visit::position_and_object>(*this, collect);
   }
   // Entry top - doomed + k moves down to the k-th push's own place, state_.free_count + k (never
   // above where it came from, so the copy never overwrites an entry not yet read).
@@ -902,8 +900,8 @@ void VectorPool<T>::visit_live(Self& self, F& f) {
       Ref object = *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(slots[position].bytes));
       if constexpr (How == Visit::handle_and_object) {
         f(PoolHandle{dense[position], self.generation(dense[position])}, object);
-      } else if constexpr (How == Visit::index_and_object) {
-        f(dense[position], object);
+      } else if constexpr (How == Visit::position_and_object) {
+        f(position, object);
       } else {
         f(object);
       }
@@ -927,7 +925,7 @@ void VectorPool<T>::visit_live(Self& self, F& f) {
         Ref object = *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(slots[offset].bytes));
         if constexpr (How == Visit::handle_and_object) {
           f(PoolHandle{base + static_cast<std::uint32_t>(offset), generations[offset]}, object);
-        } else if constexpr (How == Visit::index_and_object) {
+        } else if constexpr (How == Visit::position_and_object) {
           f(base + static_cast<std::uint32_t>(offset), object);
         } else {
           f(object);

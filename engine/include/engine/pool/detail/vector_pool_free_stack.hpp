@@ -2,12 +2,10 @@
 // Part of engine::VectorPool<T>'s implementation: the free stack and slot reuse.
 // Handing a claimed slot back when T's constructor throws, erase_if's release of its victims
 // when T has no destructor (listed at the far end of the free stack's arrays, pushed in
-// address order), and
-// what clear() / shrink_to_fit() need: generations that restart above every one a stale
-// handle could carry, and a free stack rebuilt from the generations. The pop and the push
-// themselves are in the hot paths (vector_pool.hpp).
-// Included only by engine/pool/vector_pool.hpp, at its end: that header holds the class, the
-// contracts its comments document and the hot paths; this file holds out-of-line members.
+// address order; packed lists dense positions), and what clear() / shrink_to_fit() need:
+// generations that restart above every one a stale handle could carry, and a free stack
+// rebuilt from the generations. The pop and the push themselves are in the hot paths
+// (vector_pool.hpp).
 #ifndef ENGINE_POOL_VECTOR_POOL_IMPL
 #error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
 #endif

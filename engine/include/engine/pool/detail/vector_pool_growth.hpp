@@ -3,8 +3,6 @@
 // An emplace into a full pool (a new stable page, or a contiguous/packed rebuild built
 // before anything moves), reserve(), the capacity arithmetic (page lengths under the cap) and
 // the growth listener. The layouts growth builds and the relocation are vector_pool_layout.hpp.
-// Included only by engine/pool/vector_pool.hpp, at its end: that header holds the class, the
-// contracts its comments document and the hot paths; this file holds out-of-line members.
 #ifndef ENGINE_POOL_VECTOR_POOL_IMPL
 #error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
 #endif

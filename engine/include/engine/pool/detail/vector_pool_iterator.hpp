@@ -4,8 +4,6 @@
 // It walks the occupancy bits word by word like for_each, but re-reads the current word after
 // each step, so the loop body may release objects (see "Iteration" in vector_pool.hpp); it
 // checks the storage epoch so a relocation under it is caught, not read through.
-// Included only by engine/pool/vector_pool.hpp, at its end: that header holds the class, the
-// contracts its comments document and the hot paths; this file holds out-of-line members.
 #ifndef ENGINE_POOL_VECTOR_POOL_IMPL
 #error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
 #endif

@@ -4,8 +4,6 @@
 // or packed: pages of metadata plus a dense store); relocate_into / relocate_packed move the
 // live objects into it, copy_meta_into carries generations, free stack and queue across, and
 // adopt() makes it current. set_policy() and shrink_to_fit() are built from those pieces.
-// Included only by engine/pool/vector_pool.hpp, at its end: that header holds the class, the
-// contracts its comments document and the hot paths; this file holds out-of-line members.
 #ifndef ENGINE_POOL_VECTOR_POOL_IMPL
 #error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
 #endif

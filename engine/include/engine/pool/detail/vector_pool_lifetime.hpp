@@ -3,8 +3,6 @@
 // The moves copy the State in one assignment (the buffers, store and listener move beside
 // it); a moved-from pool is reset empty with a new generation seed. destroy_live_objects()
 // is the one teardown loop clear() and ~VectorPool share (see "Reentrancy" in vector_pool.hpp).
-// Included only by engine/pool/vector_pool.hpp, at its end: that header holds the class, the
-// contracts its comments document and the hot paths; this file holds out-of-line members.
 #ifndef ENGINE_POOL_VECTOR_POOL_IMPL
 #error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
 #endif

@@ -3,8 +3,6 @@
 // release_later() appends a handle to a queue kept in the pages (never allocating, at most
 // capacity() entries; it switches to one entry per slot when repeats would overflow it) and
 // flush_releases() releases the queue in order.
-// Included only by engine/pool/vector_pool.hpp, at its end: that header holds the class, the
-// contracts its comments document and the hot paths; this file holds out-of-line members.
 #ifndef ENGINE_POOL_VECTOR_POOL_IMPL
 #error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
 #endif

@@ -2,8 +2,6 @@
 // Part of engine::VectorPool<T>'s implementation: statistics and validation.
 // stats() (O(pages) to sum bytes_held) and validate(), which walks every invariant of the
 // index space, the free stack, the release queue and the packed store (O(capacity)).
-// Included only by engine/pool/vector_pool.hpp, at its end: that header holds the class, the
-// contracts its comments document and the hot paths; this file holds out-of-line members.
 #ifndef ENGINE_POOL_VECTOR_POOL_IMPL
 #error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
 #endif
