@@ -18,18 +18,8 @@ using namespace overlay_widgets;
 
 // What the pooled stores walk: the chosen walk, or their dense array where no list walk
 // applies (list_walk_applies(), walk_mode.hpp).
-// Spelled as the Controls' walk buttons spell them (walk_name() is the scenario files' spelling).
 std::string_view walk_label(const OverlayModel& model) {
-  if (!list_walk_applies(model.storage)) return "dense array";
-  switch (model.walk) {
-    case WalkMode::swap_pop:
-      return "swap-pop list";
-    case WalkMode::slot_order:
-      return "slot-order list";
-    case WalkMode::bitmap:
-      break;
-  }
-  return "bitmap";
+  return list_walk_applies(model.storage) ? walk_button_label(model.walk) : "dense array";
 }
 
 void pool_tooltip(const PoolView& p) {

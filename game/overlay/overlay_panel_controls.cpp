@@ -70,15 +70,11 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   const bool walk_applies = list_walk_applies(s.storage);
   if (!walk_applies) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.5f);
   ImGui::TextUnformatted("walk");
-  ImGui::SameLine();
-  changed |= ImGui::RadioButton("bitmap", &walk, static_cast<int>(WalkMode::bitmap));
-  remember("bitmap");
-  ImGui::SameLine();
-  changed |= ImGui::RadioButton("swap-pop list", &walk, static_cast<int>(WalkMode::swap_pop));
-  remember("swap-pop list");
-  ImGui::SameLine();
-  changed |= ImGui::RadioButton("slot-order list", &walk, static_cast<int>(WalkMode::slot_order));
-  remember("slot-order list");
+  for (const WalkMode mode : {WalkMode::bitmap, WalkMode::swap_pop, WalkMode::slot_order}) {
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton(walk_button_label(mode), &walk, static_cast<int>(mode));
+    remember(walk_button_label(mode));
+  }
   help_marker(
       "bitmap: the pool's own walk over its occupancy bits. swap-pop list: the classic active-index "
       "list, a dead index replaced by the last, so the order scrambles as the game churns and the walk "

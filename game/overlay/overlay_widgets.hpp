@@ -31,6 +31,20 @@ inline const char* short_name(PoolId id) {
   return "?";
 }
 
+// A walk as the panel spells it, on the Controls' buttons and in the header's "(..., X walk)"
+// (walk_name() is the scenario files' spelling).
+inline const char* walk_button_label(WalkMode walk) {
+  switch (walk) {
+    case WalkMode::swap_pop:
+      return "swap-pop list";
+    case WalkMode::slot_order:
+      return "slot-order list";
+    case WalkMode::bitmap:
+      break;
+  }
+  return "bitmap";
+}
+
 struct Compact {
   char text[16];
   // At most 5 characters below a billion (the Pools table's narrow columns): 9999, 51.5k, 148k,
