@@ -5,6 +5,7 @@
 #include "support/pointer_contenders.hpp"
 #include "support/random_sequence.hpp"
 #include "support/registration.hpp"
+#include "support/slot_map_contender.hpp"
 #include "support/vector_contender.hpp"
 #include "support/vector_pool_contender.hpp"
 
@@ -71,9 +72,9 @@ const bool registered = [] {
   };
   using namespace bench;
   register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, PoolPackedContender,
-                       PoolContiguousLaterContender, ColonyContender, NewDeleteContender, MimallocContender,
-                       PmrPoolContender, BoostPoolContender>("BM_GameFrame", {10'000, 100'000, 1'000'000}, body,
-                                                             configure);
+                       SlotMapTwoPhaseContender, SlotMapFusedContender, PoolContiguousLaterContender, ColonyContender,
+                       NewDeleteContender, MimallocContender, PmrPoolContender, BoostPoolContender>(
+      "BM_GameFrame", {10'000, 100'000, 1'000'000}, body, configure);
   // boost::object_pool's sorted free list makes each destroy O(free chunks): ~2% of N die per
   // frame into a list ~2% of N long, so a frame is O(N^2 / 2500). Shown where that still finishes.
   register_interleaved<BoostObjectPoolContender>("BM_GameFrame", {10'000, 100'000}, body, configure);
