@@ -391,6 +391,7 @@ class VectorPool {
   static T* object_at(const SlotRef& at) noexcept {
     return std::launder(reinterpret_cast<T*>(at.slots[at.offset].bytes));
   }
+  ENGINE_POOL_COLD const T* get_slow(PoolHandle handle) const noexcept;  // stale, or a stable pool of several pages
   bool is_live(PoolHandle handle) const noexcept {
     if (!detail::is_live_generation(handle.generation)) return false;  // null, or forged
     if (handle.index >= state_.used) return false;                     // never handed out / trimmed
@@ -794,14 +795,27 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
 
 // ===== Access ============================================================================
 
+// The live, one-page case is all that stays inline; the rest (stale handles, paged stable
+// pools) is out of line. Small enough, get() is inlined into a caller's lookup loop, and a
+// loop of fewer instructions keeps more lookups' cache misses in flight at once: shuffled 1M
+// lookups ran about 1.2x faster in every layout (handle_get_bench, against slot_map).
 template <class T>
 const T* VectorPool<T>::get(PoolHandle handle) const noexcept {
-  if (!is_live(handle)) {
-    ++state_.stale_gets;
-    return nullptr;
+  const FlatView& flat = state_.flat;
+  if (flat.generations != nullptr && handle.index < state_.used &&
+      flat.generations[handle.index] == handle.generation &&
+      detail::is_live_generation(handle.generation)) {         // one page: contiguous, packed, stable before it grew
+    if (state_.packed) return store_.object_of(handle.index);  // the slot's position, then the object: one load more
+    return std::launder(reinterpret_cast<const T*>(flat.slots[handle.index].bytes));
   }
-  if (state_.packed) return store_.object_of(handle.index);  // the slot's position, then the object: one load more
-  return object_at(locate(handle.index));
+  return get_slow(handle);
+}
+
+template <class T>
+const T* VectorPool<T>::get_slow(PoolHandle handle) const noexcept {
+  if (state_.flat.generations == nullptr && is_live(handle)) return object_at(locate(handle.index));  // stable pages
+  ++state_.stale_gets;
+  return nullptr;
 }
 
 template <class T>
