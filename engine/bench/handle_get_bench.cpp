@@ -2,7 +2,8 @@
 // as many created again (so slots and, in packed mode, dense positions are scrambled the way
 // churn leaves them), then one pass that looks up every kept handle in a shuffled order and
 // sums a field. Contiguous computes the object's address from the index; stable goes through
-// the page table; packed reads the slot's dense position first (one more dependent load).
+// the page table; packed reads the slot's dense position first (one more dependent load);
+// slot_map is packed's design written by hand, the same lines read with none of the pool's checks.
 #include "support/random_sequence.hpp"
 #include "support/registration.hpp"
 #include "support/slot_map_contender.hpp"
