@@ -331,7 +331,7 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
       ImGui::TextColored(vec(heap), "heap/pooled");
       for (const double v : {spans.ratio.p50, spans.ratio.p99, spans.ratio.max}) {
         ImGui::TableNextColumn();
-        ImGui::Text("%.2fx", v);
+        ImGui::TextUnformatted(Ratio(v).text);
       }
       ImGui::TableNextColumn();
       ImGui::TextColored(kDim, "sim, heap / pooled");

@@ -292,7 +292,7 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
     for (const auto& [h, p] : {std::pair{r.heap.sim.p50, r.pooled.sim.p50}, std::pair{r.heap.sim.p99, r.pooled.sim.p99},
                                std::pair{r.heap.sim.max, r.pooled.sim.max}}) {
       ImGui::TableNextColumn();
-      ImGui::Text("%.2fx", compare_ratio(h, p));
+      ImGui::TextUnformatted(Ratio(compare_ratio(h, p)).text);
     }
     ImGui::EndTable();
   }

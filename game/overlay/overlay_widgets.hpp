@@ -67,6 +67,24 @@ struct Compact {
   explicit Compact(std::uint64_t v) : Compact(static_cast<double>(v)) {}
 };
 
+// A ratio in a narrow table column, at most 6 characters with three significant digits:
+// 1.23x, 12.3x, 123x, 7004x, 12.3kx. ("%.2fx" ran 7003.71x into the next column once a heap
+// span's p50 met a pooled span of idle title-screen frames.)
+struct Ratio {
+  char text[20];  // room for any Compact text and the x, though it never passes 6
+  explicit Ratio(double v) {
+    if (v < 9.995) {
+      std::snprintf(text, sizeof text, "%.2fx", v);
+    } else if (v < 99.95) {
+      std::snprintf(text, sizeof text, "%.1fx", v);
+    } else if (v < 9999.5) {
+      std::snprintf(text, sizeof text, "%.0fx", v);
+    } else {
+      std::snprintf(text, sizeof text, "%sx", Compact(v).text);
+    }
+  }
+};
+
 struct Bytes {
   char text[16];
   explicit Bytes(std::size_t bytes) {

@@ -1,5 +1,6 @@
 // The Pools table's columns are 34 pixels wide, about five characters: every count the
-// overlay prints through Compact must fit in five, at every magnitude a run can reach.
+// overlay prints through Compact must fit in five, at every magnitude a run can reach. The
+// Frame time and Compare tables' ratio columns hold six (Ratio).
 #include "overlay_widgets.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,21 @@ namespace game {
 namespace {
 
 using overlay_widgets::Compact;
+using overlay_widgets::Ratio;
+
+TEST(OverlayRatio, RatiosKeepThreeDigitsAndNeverPassSixCharacters) {
+  EXPECT_STREQ(Ratio(0.88).text, "0.88x");
+  EXPECT_STREQ(Ratio(4.19).text, "4.19x");
+  EXPECT_STREQ(Ratio(9.994).text, "9.99x");
+  EXPECT_STREQ(Ratio(9.995).text, "10.0x");
+  EXPECT_STREQ(Ratio(99.94).text, "99.9x");
+  EXPECT_STREQ(Ratio(99.95).text, "100x");
+  EXPECT_STREQ(Ratio(7003.71).text, "7004x");
+  EXPECT_STREQ(Ratio(12'345.0).text, "12.3kx");
+  for (double v = 0.01; v < 1e8; v *= 1.0137) {
+    EXPECT_LE(std::strlen(Ratio(v).text), 6u) << v << " -> " << Ratio(v).text;
+  }
+}
 
 TEST(OverlayCompact, CountsReadAsExpectedAndNeverPassFiveCharacters) {
   EXPECT_STREQ(Compact(0.0).text, "0");
