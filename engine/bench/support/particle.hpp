@@ -5,6 +5,17 @@
 #include <algorithm>
 #include <cstdint>
 
+// The update is the workload, so every contender must run it inlined, as a game's own
+// translation unit would. One benchmark file instantiates a dozen contenders at three sizes,
+// and GCC's inliner stops inlining once that unit has grown by its --param inline-unit-growth:
+// the contenders it reaches last (the pool's, in game_frame_bench) were left calling update()
+// once per particle while std::vector inlined it.
+#if defined(__GNUC__) || defined(__clang__)
+#define BENCH_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define BENCH_ALWAYS_INLINE inline
+#endif
+
 namespace bench {
 
 // A fixed step that is a power of two keeps `life` exact: a particle spawned with k steps of
@@ -35,7 +46,7 @@ class Particle {
         kind_(sequence & 3u) {}
 
   // Integrates one step and fades the colour; returns false once the particle's life is over.
-  bool update(float dt) noexcept {
+  BENCH_ALWAYS_INLINE bool update(float dt) noexcept {
     vy_ += kGravity * dt;
     x_ += vx_ * dt;
     y_ += vy_ * dt;
