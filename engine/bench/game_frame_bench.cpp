@@ -3,6 +3,7 @@
 // updates and kills the same particles (same seeds, exact float lifetimes).
 #include "support/colony_contender.hpp"
 #include "support/pointer_contenders.hpp"
+#include "support/random_lines_contender.hpp"
 #include "support/random_sequence.hpp"
 #include "support/registration.hpp"
 #include "support/slot_map_contender.hpp"
@@ -75,6 +76,9 @@ const bool registered = [] {
                        SlotMapTwoPhaseContender, SlotMapFusedContender, PoolContiguousLaterContender, ColonyContender,
                        NewDeleteContender, MimallocContender, PmrPoolContender, BoostPoolContender>(
       "BM_GameFrame", {10'000, 100'000, 1'000'000}, body, configure);
+  // Floors, not contenders: std::vector's frame plus the random lines a packed layout must add.
+  register_interleaved<VectorPlusRandomLines<1>, VectorPlusRandomLines<2>, VectorPlusRandomLines<3>,
+                       VectorPlusRandomLines<4>>("BM_GameFrame", {10'000, 100'000, 1'000'000}, body, configure);
   // boost::object_pool's sorted free list makes each destroy O(free chunks): ~2% of N die per
   // frame into a list ~2% of N long, so a frame is O(N^2 / 2500). Shown where that still finishes.
   register_interleaved<BoostObjectPoolContender>("BM_GameFrame", {10'000, 100'000}, body, configure);
