@@ -9,6 +9,7 @@
 //   BM_Walk/slot_order      ActiveIndexList::update in slot order (sorted: address order)
 //   BM_Walk/swap_pop_fresh  a swap-pop list before any churn (still sorted)
 //   BM_Walk/swap_pop_churned  the swap-pop list after the churn: scrambled, random access
+//   BM_WalkFloor/...        a std::vector walked directly and through an index list: a floor
 //   BM_ChurnStep/...        one game-like step: update all, ~3% die, refill to N. What keeping
 //                           the list sorted costs (queue sort, merge, squeeze) is in slot_order's
 //                           step over swap_pop's, beside what the walk order saves.
@@ -110,6 +111,31 @@ void BM_Walk(benchmark::State& state, const char* which) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
 }
 
+// Floors, not candidates: the same update over a plain std::vector<Particle> of N, directly
+// and through a std::vector<uint32_t> of the indices 0..N-1 (what a slot-order list of a full
+// pool holds), with no check of any kind. Their ratio is what reading an index list costs by
+// itself on this machine, the least any active-index list adds to a walk.
+void BM_WalkFloor(benchmark::State& state, const char* which) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto& spawns = bench::spawn_table();
+  std::vector<bench::Particle> items;
+  items.reserve(n);
+  std::vector<std::uint32_t> list(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    items.emplace_back(spawns[i & bench::kTableMask], kLongLife, i);
+    list[i] = i;
+  }
+  const bool through_list = std::string(which) == "vector_through_list";
+  for (auto _ : state) {
+    if (through_list) {
+      for (const std::uint32_t i : list) benchmark::DoNotOptimize(step_all(items[i]));
+    } else {
+      for (bench::Particle& p : items) benchmark::DoNotOptimize(step_all(p));
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+
 // A step of a game at steady load: walk all, ~3% die (chosen by a hash of the object's own
 // sequence number and the step, so every candidate kills the same objects), refill to N.
 void BM_ChurnStep(benchmark::State& state, const char* which) {
@@ -149,6 +175,8 @@ BENCHMARK_CAPTURE(BM_Walk, bitmap, "bitmap")->Apply(sizes);
 BENCHMARK_CAPTURE(BM_Walk, slot_order, "slot_order")->Apply(sizes);
 BENCHMARK_CAPTURE(BM_Walk, swap_pop_fresh, "swap_pop_fresh")->Apply(sizes);
 BENCHMARK_CAPTURE(BM_Walk, swap_pop_churned, "swap_pop_churned")->Apply(sizes);
+BENCHMARK_CAPTURE(BM_WalkFloor, vector, "vector")->Apply(sizes);
+BENCHMARK_CAPTURE(BM_WalkFloor, vector_through_list, "vector_through_list")->Apply(sizes);
 BENCHMARK_CAPTURE(BM_ChurnStep, bitmap, "bitmap")->Apply(sizes);
 BENCHMARK_CAPTURE(BM_ChurnStep, swap_pop, "swap_pop")->Apply(sizes);
 BENCHMARK_CAPTURE(BM_ChurnStep, slot_order, "slot_order")->Apply(sizes);
@@ -179,6 +207,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
       ratio("swap-pop list walk, fresh / bitmap walk", "BM_Walk/swap_pop_fresh", "BM_Walk/bitmap");
       ratio("swap-pop list walk, churned / bitmap walk", "BM_Walk/swap_pop_churned", "BM_Walk/bitmap");
       ratio("swap-pop churned / slot-order list walk", "BM_Walk/swap_pop_churned", "BM_Walk/slot_order");
+      ratio("floor: std::vector through a list / directly", "BM_WalkFloor/vector_through_list", "BM_WalkFloor/vector");
+      ratio("bitmap walk / std::vector directly", "BM_Walk/bitmap", "BM_WalkFloor/vector");
       ratio("churn step: slot-order list / swap-pop list", "BM_ChurnStep/slot_order", "BM_ChurnStep/swap_pop");
       ratio("churn step: slot-order list / bitmap", "BM_ChurnStep/slot_order", "BM_ChurnStep/bitmap");
       ratio("churn step: swap-pop list / bitmap", "BM_ChurnStep/swap_pop", "BM_ChurnStep/bitmap");
