@@ -55,7 +55,9 @@ class VectorPlusRandomLines {
 
  private:
   static constexpr std::size_t kAhead = 16;
-  static constexpr std::size_t kSlots = 1u << 16;  // random entries, drawn once, read in a ring
+  // Random entries, drawn once, read in a ring longer than many frames' writes (1M particles,
+  // 4 lines: 80k a frame), so that no frame writes an entry a recent frame left in the caches.
+  static constexpr std::size_t kSlots = 1u << 20;
 
   void size_for(std::size_t n) {
     SplitMix64 rng(0x5EED0004);
@@ -63,7 +65,8 @@ class VectorPlusRandomLines {
     slots_.resize(kSlots);
     for (std::uint32_t& s : slots_) s = static_cast<std::uint32_t>(rng.below(n));
   }
-  // Write number k goes to array k % Lines, at entry slots_[k]: K arrays, one line each per death.
+  // Ring entry r is a write to array r % Lines at entry slots_[r]: K writes per death, spread
+  // evenly over the K arrays.
   void touch(std::size_t writes) {
     for (std::size_t k = 0; k < writes; ++k) {
       const std::size_t ahead = (next_ + kAhead) & (kSlots - 1);
