@@ -1,4 +1,4 @@
-#include "best_score.hpp"
+#include "app/best_score.hpp"
 
 #include <cerrno>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // Keys: Enter / Space / fire or a click starts from the title; P or Esc (the pause binding,
 // which the runtime's clock acts on) opens and closes the pause menu, whose entries are
 // clickable or chosen with Up/Down (or W/S) and Enter; on game over Enter or R plays again.
-#include "game_app.hpp"
+#include "app/game_app.hpp"
 
 #include <SDL.h>
 #include <imgui.h>

@@ -1,4 +1,4 @@
-#include "frame_camera.hpp"
+#include "app/frame_camera.hpp"
 
 #include <algorithm>
 

@@ -6,8 +6,8 @@
 // centred, as large as it fits. The camera still spans the whole window (its viewport is the
 // window), so a window pixel maps to the world the same way for the mouse and the sprites;
 // render clips the sprites to the playfield.
-#include "overlay_graph.hpp"
-#include "rect.hpp"
+#include "overlay/overlay_graph.hpp"
+#include "sim/rect.hpp"
 
 #include <engine/camera.hpp>
 

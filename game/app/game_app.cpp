@@ -1,13 +1,14 @@
-#include "game_app.hpp"
+#include "app/game_app.hpp"
 
-#include "frame_camera.hpp"
-#include "input_bindings.hpp"
+#include "app/frame_camera.hpp"
+#include "app/input_bindings.hpp"
+#include "app/sprite_list.hpp"
 
-#include "alloc_counter.hpp"
-#include "compare_chart.hpp"
-#include "csv_export.hpp"
-#include "headless_run.hpp"
-#include "overlay_recorder.hpp"
+#include "metrics/alloc_counter.hpp"
+#include "metrics/compare_chart.hpp"
+#include "metrics/csv_export.hpp"
+#include "metrics/headless_run.hpp"
+#include "metrics/overlay_recorder.hpp"
 
 #include <imgui.h>
 
@@ -112,7 +113,7 @@ void GameApp::render(engine::RenderContext& context) {
   if (clip_playfield_) {
     context.clip = {0, 0, static_cast<int>(playfield_.x1), static_cast<int>(playfield_.y1)};
   }
-  sim_.collect_sprites(context.sprites, context.alpha);
+  collect_sprites(sim_, context.sprites, context.alpha);
 }
 
 void GameApp::finish() { log_committed_frame(); }

@@ -10,19 +10,19 @@
 // the window and the sprites are clipped to it, so nothing of the game hides under the panel.
 // With a ScriptPlayer the script replaces the device input for the simulation (the runtime's
 // own keys, F1, pause, step, quit, still work) and applies its settings changes.
-#include "best_score.hpp"
-#include "compare_run.hpp"
-#include "game_audio.hpp"
-#include "frame_log.hpp"
-#include "game_flow.hpp"
-#include "memory_snapshot.hpp"
-#include "overlay_model.hpp"
-#include "overlay_panel.hpp"
-#include "overlay_rates.hpp"
-#include "phase_recorder.hpp"
-#include "step_loop.hpp"
-#include "script.hpp"
-#include "simulation.hpp"
+#include "app/best_score.hpp"
+#include "metrics/compare_run.hpp"
+#include "app/game_audio.hpp"
+#include "metrics/frame_log.hpp"
+#include "app/game_flow.hpp"
+#include "metrics/memory_snapshot.hpp"
+#include "metrics/overlay_model.hpp"
+#include "overlay/overlay_panel.hpp"
+#include "metrics/overlay_rates.hpp"
+#include "metrics/phase_recorder.hpp"
+#include "metrics/step_loop.hpp"
+#include "sim/script.hpp"
+#include "sim/simulation.hpp"
 
 #include <engine/application.hpp>
 

@@ -1,4 +1,4 @@
-#include "game_audio.hpp"
+#include "app/game_audio.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -15,7 +15,7 @@
 // The hum: its loudness and pitch rise with the live objects of all pools on a log scale
 // (silent below ~100, full at ~300,000), and its pitch also follows how full the pools are
 // (live / capacity), so a growth (capacity doubling) is heard as a step down in pitch.
-#include "simulation.hpp"
+#include "sim/simulation.hpp"
 
 #include <engine/audio/audio_device.hpp>
 #include <engine/audio/mixer.hpp>

@@ -1,4 +1,4 @@
-#include "game_flow.hpp"
+#include "app/game_flow.hpp"
 
 namespace game {
 

@@ -1,4 +1,4 @@
-#include "input_bindings.hpp"
+#include "app/input_bindings.hpp"
 
 #include <cmath>
 

@@ -12,8 +12,8 @@
 // F1 and F11 work even while the overlay (ImGui) has the keyboard: they are shortcut keys.
 // Per frame, runtime_actions() reads frame_edges (what the runtime does before the steps);
 // per fixed step, step_verbs() and map_input() read step_edges and the held state.
-#include "input.hpp"
-#include "vec2.hpp"
+#include "sim/input.hpp"
+#include "sim/vec2.hpp"
 
 #include <engine/application.hpp>
 #include <engine/camera.hpp>

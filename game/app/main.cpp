@@ -2,22 +2,22 @@
 // simulation headless (timed, with a report) or, with a display, in the runtime's window.
 // Exit codes: 0 done; 1 the environment failed us (no display, report not writable);
 // 2 the request was wrong (bad flag or value, bad scenario or script file).
-#include "atlas_cells.hpp"
-#include "best_score.hpp"
-#include "capacity_advisor.hpp"
-#include "compare_chart.hpp"
-#include "compare_run.hpp"
-#include "game_app.hpp"
-#include "headless_run.hpp"
-#include "memory_map_picture.hpp"
-#include "memory_snapshot.hpp"
-#include "options.hpp"
-#include "overlay_recorder.hpp"
-#include "phase_recorder.hpp"
-#include "report.hpp"
-#include "scenario.hpp"
-#include "script.hpp"
-#include "simulation.hpp"
+#include "sim/atlas_cells.hpp"
+#include "app/best_score.hpp"
+#include "metrics/capacity_advisor.hpp"
+#include "metrics/compare_chart.hpp"
+#include "metrics/compare_run.hpp"
+#include "app/game_app.hpp"
+#include "metrics/headless_run.hpp"
+#include "metrics/memory_map_picture.hpp"
+#include "metrics/memory_snapshot.hpp"
+#include "app/options.hpp"
+#include "metrics/overlay_recorder.hpp"
+#include "metrics/phase_recorder.hpp"
+#include "metrics/report.hpp"
+#include "sim/scenario.hpp"
+#include "sim/script.hpp"
+#include "sim/simulation.hpp"
 
 #include <engine/application.hpp>
 

@@ -1,4 +1,4 @@
-#include "options.hpp"
+#include "app/options.hpp"
 
 #include <cstring>
 #include <limits>

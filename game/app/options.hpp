@@ -7,7 +7,7 @@
 //            [--mute] [--window WxH] [--skip-title] [--memory-map FILE.png]
 // Values go as `--flag value` or `--flag=value`. A bad flag or value is a usage error:
 // main prints the reason and the usage to stderr and exits 2.
-#include "walk_mode.hpp"
+#include "sim/walk_mode.hpp"
 
 #include <engine/pool/growth_policy.hpp>
 

@@ -2,7 +2,7 @@
 // million-slot pool of 48-byte objects (a bullet's size), churned so about half its slots
 // are holes; the map built from its occupancy words, the walk view over slot order and over a
 // shuffled list, and the heap scatter over a million pointers.
-#include "memory_map.hpp"
+#include "metrics/memory_map.hpp"
 
 #include <engine/pool/vector_pool.hpp>
 

@@ -1,7 +1,7 @@
 // Replaces the global operator new/delete family: count, then forward to malloc/free.
 // Every variant is replaced so no allocation escapes the count and every pointer is
 // released by the matching allocator (aligned ones come from aligned_alloc, freed by free).
-#include "alloc_counter.hpp"
+#include "metrics/alloc_counter.hpp"
 
 #include <atomic>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "capacity_advisor.hpp"
+#include "metrics/capacity_advisor.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -3,9 +3,9 @@
 // pool should start with so that the same run never grows: the peak plus a margin, rounded
 // up. No ImGui here: the overlay's Advisor section, the report's "advisor" section and
 // `poolshot --advise FILE` all call these functions, and tests call them directly.
-#include "scenario.hpp"
-#include "settings.hpp"
-#include "simulation.hpp"
+#include "sim/scenario.hpp"
+#include "sim/settings.hpp"
+#include "sim/simulation.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
-#include "compare_chart.hpp"
+#include "metrics/compare_chart.hpp"
 
-#include "axis_step.hpp"
-#include "csv_export.hpp"
+#include "metrics/axis_step.hpp"
+#include "metrics/csv_export.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "compare_run.hpp"
+#include "metrics/compare_run.hpp"
 
-#include "report.hpp"
+#include "metrics/report.hpp"
 
 #include <engine/frame_stats.hpp>
 

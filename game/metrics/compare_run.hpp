@@ -11,11 +11,11 @@
 //
 // The overlay advances a CompareRun a few milliseconds per rendered frame, so the window
 // stays responsive; `poolshot --headless --compare` runs it to the end at once.
-#include "frame_log.hpp"
-#include "scenario.hpp"
-#include "settings.hpp"
-#include "simulation.hpp"
-#include "step_loop.hpp"
+#include "metrics/frame_log.hpp"
+#include "sim/scenario.hpp"
+#include "sim/settings.hpp"
+#include "sim/simulation.hpp"
+#include "metrics/step_loop.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "csv_export.hpp"
+#include "metrics/csv_export.hpp"
 
-#include "compare_run.hpp"
+#include "metrics/compare_run.hpp"
 
 #include <algorithm>
 #include <cerrno>

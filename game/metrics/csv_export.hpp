@@ -2,7 +2,7 @@
 // CSV files of what the overlay shows: the frame-time window, the growth log and an A/B
 // comparison. Plain comma-separated text with a header row, one row per frame or event,
 // numbers in C locale, so a spreadsheet or pandas reads it as is.
-#include "overlay_model.hpp"
+#include "metrics/overlay_model.hpp"
 
 #include <string>
 #include <vector>

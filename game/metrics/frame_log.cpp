@@ -1,4 +1,4 @@
-#include "frame_log.hpp"
+#include "metrics/frame_log.hpp"
 
 #include <algorithm>
 #include <cerrno>

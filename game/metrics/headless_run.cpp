@@ -1,4 +1,4 @@
-#include "headless_run.hpp"
+#include "metrics/headless_run.hpp"
 
 #include <algorithm>
 

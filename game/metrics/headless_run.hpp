@@ -1,11 +1,11 @@
 #pragma once
 // game::run_headless: `poolshot --headless` and the tests' runs. N steps of the one step
 // loop (StepLoop, step_loop.hpp) into a FrameLog sized for the run, summarised for the report.
-#include "frame_log.hpp"
-#include "input.hpp"
-#include "script.hpp"
-#include "simulation.hpp"
-#include "step_loop.hpp"
+#include "metrics/frame_log.hpp"
+#include "sim/input.hpp"
+#include "sim/script.hpp"
+#include "sim/simulation.hpp"
+#include "metrics/step_loop.hpp"
 
 #include <cstddef>
 #include <cstdint>

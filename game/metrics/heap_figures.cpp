@@ -1,4 +1,4 @@
-#include "heap_figures.hpp"
+#include "metrics/heap_figures.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "memory_map.hpp"
+#include "metrics/memory_map.hpp"
 
 #include <algorithm>
 #include <cmath>

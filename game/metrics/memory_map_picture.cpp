@@ -1,4 +1,4 @@
-#include "memory_map_picture.hpp"
+#include "metrics/memory_map_picture.hpp"
 
 namespace game {
 

@@ -2,7 +2,7 @@
 // The memory map as a picture (`poolshot --memory-map FILE.png`): the four pools top to bottom
 // (bullets, enemy fire, particles, enemies), each as the overlay draws it, occupancy on the
 // left and walk order on the right, with the overlay's colours (memory_map.hpp).
-#include "memory_snapshot.hpp"
+#include "metrics/memory_snapshot.hpp"
 
 #include <engine/image.hpp>
 #include <engine/status.hpp>

@@ -1,4 +1,4 @@
-#include "memory_snapshot.hpp"
+#include "metrics/memory_snapshot.hpp"
 
 #include <numeric>
 

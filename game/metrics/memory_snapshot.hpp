@@ -6,9 +6,9 @@
 //
 // Pooled: each store's VectorPool occupancy, and the walk view over the order the store walks.
 // Heap mode: a scatter of the objects' addresses in the order of the store's pointer array.
-#include "heap_figures.hpp"
-#include "memory_map.hpp"
-#include "simulation.hpp"
+#include "metrics/heap_figures.hpp"
+#include "metrics/memory_map.hpp"
+#include "sim/simulation.hpp"
 
 #include <nlohmann/json.hpp>
 

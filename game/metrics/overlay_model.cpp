@@ -1,4 +1,4 @@
-#include "overlay_model.hpp"
+#include "metrics/overlay_model.hpp"
 
 #include <algorithm>
 #include <cmath>

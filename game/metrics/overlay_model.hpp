@@ -8,10 +8,10 @@
 // or of game time in deterministic runs (each frame then counts as one fixed step), and
 // the percentiles are over exactly the frames drawn. "Total" is the CPU work of a frame,
 // simulation + rendering (vsync waits excluded), which is what the 16.7 ms budget is for.
-#include "capacity_advisor.hpp"
-#include "frame_log.hpp"
-#include "overlay_rates.hpp"
-#include "simulation.hpp"
+#include "metrics/capacity_advisor.hpp"
+#include "metrics/frame_log.hpp"
+#include "metrics/overlay_rates.hpp"
+#include "sim/simulation.hpp"
 
 #include <engine/frame_stats.hpp>
 

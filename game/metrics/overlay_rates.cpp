@@ -1,4 +1,4 @@
-#include "overlay_rates.hpp"
+#include "metrics/overlay_rates.hpp"
 
 namespace game {
 

@@ -4,8 +4,8 @@
 // the difference to the sample one second (60 steps) older. Game time rather than wall
 // time, so a headless run and a window show the same rates for the same steps.
 // Preallocated: sampling never allocates.
-#include "object_store.hpp"
-#include "scenario.hpp"
+#include "sim/object_store.hpp"
+#include "sim/scenario.hpp"
 
 #include <array>
 #include <cstddef>

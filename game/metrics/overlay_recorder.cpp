@@ -1,4 +1,4 @@
-#include "overlay_recorder.hpp"
+#include "metrics/overlay_recorder.hpp"
 
 namespace game {
 

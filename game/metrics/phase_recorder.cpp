@@ -1,4 +1,4 @@
-#include "phase_recorder.hpp"
+#include "metrics/phase_recorder.hpp"
 
 #include <algorithm>
 #include <limits>

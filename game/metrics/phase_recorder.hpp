@@ -5,10 +5,10 @@
 // times and allocations go into a buffer reserved up front (recording never allocates);
 // percentiles are computed at the end. Headless, it is a StepObserver of run_headless();
 // in a window GameApp feeds the same after_step() and adds each frame's render time.
-#include "frame_log.hpp"
-#include "headless_run.hpp"
-#include "heap_figures.hpp"
-#include "simulation.hpp"
+#include "metrics/frame_log.hpp"
+#include "metrics/headless_run.hpp"
+#include "metrics/heap_figures.hpp"
+#include "sim/simulation.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "report.hpp"
+#include "metrics/report.hpp"
 
-#include "alloc_counter.hpp"
+#include "metrics/alloc_counter.hpp"
 
 #include <cerrno>
 #include <cinttypes>

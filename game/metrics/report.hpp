@@ -3,11 +3,11 @@
 // times, the pools, and heap allocations (see frame_log.hpp for "steady state"); with an
 // OverlayModel also what the debug overlay shows ("overlay") and the capacity advice ("advisor"),
 // with a PhaseRecorder the spans between settings changes ("phases").
-#include "frame_log.hpp"
-#include "memory_snapshot.hpp"
-#include "overlay_model.hpp"
-#include "phase_recorder.hpp"
-#include "simulation.hpp"
+#include "metrics/frame_log.hpp"
+#include "metrics/memory_snapshot.hpp"
+#include "metrics/overlay_model.hpp"
+#include "metrics/phase_recorder.hpp"
+#include "sim/simulation.hpp"
 
 #include <nlohmann/json.hpp>
 

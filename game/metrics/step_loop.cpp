@@ -1,6 +1,6 @@
-#include "step_loop.hpp"
+#include "metrics/step_loop.hpp"
 
-#include "alloc_counter.hpp"
+#include "metrics/alloc_counter.hpp"
 
 #include <atomic>
 #include <chrono>

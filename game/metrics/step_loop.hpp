@@ -11,9 +11,9 @@
 // steady_clock and its operator new calls counted (alloc_counter.hpp), with nothing else
 // inside the timed part; then, outside it, the growth check, the FrameLog record, the
 // observer's after_step() and the pacing rest (set_pacing).
-#include "frame_log.hpp"
-#include "input.hpp"
-#include "simulation.hpp"
+#include "metrics/frame_log.hpp"
+#include "sim/input.hpp"
+#include "sim/simulation.hpp"
 
 #include <array>
 #include <cstddef>

@@ -1,8 +1,8 @@
 // The frame-time graph (overlay_graph.hpp): a rendering lane above a simulation lane, each
 // on its own scale, with the frames that ran with pooling off shaded and labelled behind both.
-#include "overlay_graph.hpp"
+#include "overlay/overlay_graph.hpp"
 
-#include "overlay_graph_plot.hpp"
+#include "overlay/overlay_graph_plot.hpp"
 
 #include <algorithm>
 #include <cinttypes>

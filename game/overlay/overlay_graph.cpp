@@ -1,6 +1,6 @@
-#include "overlay_graph.hpp"
+#include "overlay/overlay_graph.hpp"
 
-#include "overlay_graph_plot.hpp"
+#include "overlay/overlay_graph_plot.hpp"
 
 #include <algorithm>
 

@@ -10,8 +10,8 @@
 // to 50 ms of rendering). Frames with pooling off are shaded across both lanes and labelled,
 // so a switch shows as before / during / after on one graph. Pool growths are vertical
 // marks through both lanes; hovering gives the frame's figures.
-#include "compare_run.hpp"
-#include "overlay_model.hpp"
+#include "metrics/compare_run.hpp"
+#include "metrics/overlay_model.hpp"
 
 #include <imgui.h>
 

@@ -1,6 +1,6 @@
-#include "overlay_graph_plot.hpp"
+#include "overlay/overlay_graph_plot.hpp"
 
-#include "axis_step.hpp"
+#include "metrics/axis_step.hpp"
 
 #include <cstdio>
 

@@ -3,7 +3,7 @@
 // graph reserves in the ImGui layout, and a Plot, one lane of it with its own millisecond
 // scale, grid and labels. A graph is one box holding one lane (compare) or several (frame
 // time: rendering above, simulation below, each on its own scale).
-#include "overlay_graph.hpp"
+#include "overlay/overlay_graph.hpp"
 
 #include <imgui.h>
 

@@ -1,6 +1,6 @@
-#include "overlay_memory_map.hpp"
+#include "overlay/overlay_memory_map.hpp"
 
-#include "overlay_widgets.hpp"
+#include "overlay/overlay_widgets.hpp"
 
 #include <imgui.h>
 

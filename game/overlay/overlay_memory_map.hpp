@@ -2,8 +2,8 @@
 // The overlay's "Memory map" section: per pool, its occupancy and its walk order side by side
 // (heap mode: the objects' addresses), then the allocator's figures and the resident set.
 // Drawn from a MemorySnapshot the game refreshes a few times a second, never built here.
-#include "memory_snapshot.hpp"
-#include "overlay_graph.hpp"
+#include "metrics/memory_snapshot.hpp"
+#include "overlay/overlay_graph.hpp"
 
 #include <array>
 

@@ -1,6 +1,6 @@
-#include "overlay_panel.hpp"
+#include "overlay/overlay_panel.hpp"
 
-#include "overlay_widgets.hpp"
+#include "overlay/overlay_widgets.hpp"
 
 #include <algorithm>
 #include <cinttypes>

@@ -11,11 +11,11 @@
 // Controls, Advisor and Compare, one open at a time (opening one folds the other), so the
 // column fits 1280x720 without scrolling (taller content would scroll inside the column).
 // Warnings (a pool at its max capacity refusing spawns) sit above the headers, always visible.
-#include "compare_run.hpp"
-#include "overlay_graph.hpp"
-#include "overlay_memory_map.hpp"
-#include "overlay_model.hpp"
-#include "settings.hpp"
+#include "metrics/compare_run.hpp"
+#include "overlay/overlay_graph.hpp"
+#include "overlay/overlay_memory_map.hpp"
+#include "metrics/overlay_model.hpp"
+#include "sim/settings.hpp"
 
 #include <imgui.h>
 

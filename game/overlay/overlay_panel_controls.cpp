@@ -1,8 +1,8 @@
 // The panel's sections that change things: Controls (settings and runtime), Advisor
 // (capacity suggestions) and Compare (the A/B run). See overlay_panel.hpp.
-#include "overlay_panel.hpp"
+#include "overlay/overlay_panel.hpp"
 
-#include "overlay_widgets.hpp"
+#include "overlay/overlay_widgets.hpp"
 
 #include <algorithm>
 #include <cinttypes>

@@ -2,7 +2,7 @@
 // Small ImGui helpers the overlay panel's sections share: colours for good and bad news,
 // numbers that fit narrow columns, fixed-width table headers, the "(?)" help marker.
 // Internal to the panel (overlay_panel*.cpp).
-#include "scenario.hpp"
+#include "sim/scenario.hpp"
 
 #include <imgui.h>
 

@@ -2,9 +2,9 @@
 // game::BulletManager: one side's bullets (the player's, or the enemies'), in an ObjectStore.
 // A bullet flies straight; it dies when it leaves the playfield's margin, grows too old, or
 // the side's hit test says it struck something.
-#include "entities.hpp"
-#include "object_store.hpp"
-#include "rect.hpp"
+#include "sim/entities.hpp"
+#include "sim/object_store.hpp"
+#include "sim/rect.hpp"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "collision_grid.hpp"
+#include "sim/collision_grid.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,8 +5,8 @@
 // nothing once the arrays have seen the largest enemy count. Enemies go in by ascending
 // sequence number, so every cell lists them in spawn order and the first overlap found is
 // the lowest sequence number: a bullet touching two enemies always hits the same one.
-#include "entities.hpp"
-#include "rect.hpp"
+#include "sim/entities.hpp"
+#include "sim/rect.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -1,8 +1,8 @@
-#include "enemy_manager.hpp"
+#include "sim/enemy_manager.hpp"
 
-#include "rng.hpp"
+#include "sim/rng.hpp"
 
-#include <engine/sprite.hpp>
+#include "sim/color.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -31,13 +31,13 @@ float radius_of(EnemyKind kind) {
 std::uint32_t bullet_color(FirePattern pattern) {
   switch (pattern) {
     case FirePattern::aimed:
-      return engine::rgba(255, 90, 120);
+      return rgba(255, 90, 120);
     case FirePattern::radial:
-      return engine::rgba(255, 170, 60);
+      return rgba(255, 170, 60);
     case FirePattern::spiral:
-      return engine::rgba(190, 110, 255);
+      return rgba(190, 110, 255);
   }
-  return engine::rgba(255, 255, 255);
+  return rgba(255, 255, 255);
 }
 
 // Where an enemy wants to be relative to its station, by kind: each kind moves its own way.

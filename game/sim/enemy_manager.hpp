@@ -3,10 +3,10 @@
 // Enemies fly to a station, sway there, fire their pattern, and after their stay leave
 // through the top edge. Each step they are visited in spawn order (a seq-sorted scratch
 // list), so the bullets they fire get sequence numbers in an order storage cannot change.
-#include "bullet_manager.hpp"
-#include "entities.hpp"
-#include "object_store.hpp"
-#include "scenario.hpp"
+#include "sim/bullet_manager.hpp"
+#include "sim/entities.hpp"
+#include "sim/object_store.hpp"
+#include "sim/scenario.hpp"
 
 #include <cstdint>
 #include <vector>

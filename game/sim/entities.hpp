@@ -2,8 +2,8 @@
 // The objects that live in the pools. Plain values with a spawn sequence number each: the
 // number, not the storage position, orders anything that must be ordered (which enemy a
 // bullet hits, which hit kills, the state hash), so storage order never changes the game.
-#include "scenario.hpp"
-#include "vec2.hpp"
+#include "sim/scenario.hpp"
+#include "sim/vec2.hpp"
 
 #include <engine/pool/pool_handle.hpp>
 

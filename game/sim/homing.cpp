@@ -1,4 +1,4 @@
-#include "homing.hpp"
+#include "sim/homing.hpp"
 
 #include <algorithm>
 #include <cmath>

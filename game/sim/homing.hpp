@@ -3,11 +3,11 @@
 // store's handle and asks the store for it every step; the store's generation check (the
 // pool's, or the heap table's) refuses a handle whose enemy died, even when the slot went to
 // a newcomer, and the shot locks on again instead of chasing whoever moved in.
-#include "collision_grid.hpp"
-#include "entities.hpp"
-#include "object_store.hpp"
-#include "rect.hpp"
-#include "scenario.hpp"
+#include "sim/collision_grid.hpp"
+#include "sim/entities.hpp"
+#include "sim/object_store.hpp"
+#include "sim/rect.hpp"
+#include "sim/scenario.hpp"
 
 #include <engine/pool/pool_handle.hpp>
 

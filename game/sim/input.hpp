@@ -2,7 +2,7 @@
 // What the player asks for in one step. A plain struct so the game's bindings map the
 // runtime's device state (keys, mouse, gamepad) onto it in one place (game/app/input_bindings)
 // and a script (autopilot) can produce it too.
-#include "vec2.hpp"
+#include "sim/vec2.hpp"
 
 namespace game {
 

@@ -1,4 +1,4 @@
-#include "json_reader.hpp"
+#include "sim/json_reader.hpp"
 
 #include <cerrno>
 #include <cstring>

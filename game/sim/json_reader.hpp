@@ -3,7 +3,7 @@
 // read checks one key's type and range; finish() rejects any key nobody asked for, and the
 // first problem is thrown as a JsonKeyError (the key's dotted path and the reason) so the
 // loaders can turn it into one line: "<kind> 'FILE': key 'waves[2].count': must be ...".
-#include "walk_mode.hpp"
+#include "sim/walk_mode.hpp"
 
 #include <engine/pool/growth_policy.hpp>
 #include <nlohmann/json.hpp>

@@ -22,7 +22,7 @@
 // A pooled store walks its objects in one of three ways (WalkMode, walk_mode.hpp): the pool's
 // bitmap, or an engine::ActiveIndexList of live slots in swap-pop or slot order. Each
 // update() is timed, so the overlay can show what one object's visit costs in each.
-#include "walk_mode.hpp"
+#include "sim/walk_mode.hpp"
 
 #include <engine/pool/active_index_list.hpp>
 #include <engine/pool/vector_pool.hpp>

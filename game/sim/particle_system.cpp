@@ -1,6 +1,6 @@
-#include "particle_system.hpp"
+#include "sim/particle_system.hpp"
 
-#include "rng.hpp"
+#include "sim/rng.hpp"
 
 #include <cmath>
 

@@ -2,8 +2,8 @@
 // game::ParticleSystem: sparks, smoke, the engine trail and explosion flashes, in an
 // ObjectStore. Every particle's randomness is keyed by its own sequence number, so a burst
 // looks the same whatever storage the particles end up in.
-#include "entities.hpp"
-#include "object_store.hpp"
+#include "sim/entities.hpp"
+#include "sim/object_store.hpp"
 
 #include <cstdint>
 

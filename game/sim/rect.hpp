@@ -1,6 +1,6 @@
 #pragma once
 // An axis-aligned rectangle in world units (the playfield, and the margin around it).
-#include "vec2.hpp"
+#include "sim/vec2.hpp"
 
 namespace game {
 

@@ -1,6 +1,6 @@
-#include "scenario.hpp"
+#include "sim/scenario.hpp"
 
-#include "json_reader.hpp"
+#include "sim/json_reader.hpp"
 
 #include <nlohmann/json.hpp>
 

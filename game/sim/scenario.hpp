@@ -1,7 +1,7 @@
 #pragma once
 // A scenario file (assets/scenarios/*.json) turned into plain values: the waves, the
 // weapon, the stress multiplier, particle counts and the pools' starting policies.
-#include "walk_mode.hpp"
+#include "sim/walk_mode.hpp"
 
 #include <engine/pool/growth_policy.hpp>
 

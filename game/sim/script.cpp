@@ -1,6 +1,6 @@
-#include "script.hpp"
+#include "sim/script.hpp"
 
-#include "json_reader.hpp"
+#include "sim/json_reader.hpp"
 
 #include <cmath>
 #include <utility>

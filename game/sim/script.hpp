@@ -10,9 +10,9 @@
 //     {"frame": 1201, "pooling": true, "storage": "stable"}]}
 //
 // Held input (fire, move, aim) stays until an event changes it; restart acts on its step only.
-#include "input.hpp"
-#include "settings.hpp"
-#include "vec2.hpp"
+#include "sim/input.hpp"
+#include "sim/settings.hpp"
+#include "sim/vec2.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "settings.hpp"
+#include "sim/settings.hpp"
 
 namespace game {
 

@@ -3,7 +3,7 @@
 // it at the start of each step and applies what changed, so a setting never changes in the
 // middle of a step. Storage settings (pooling, storage mode, walk, growth policy) change speed and
 // memory only; the others (stress, density, particle counts, autofire) change the game.
-#include "scenario.hpp"
+#include "sim/scenario.hpp"
 
 #include <array>
 

@@ -1,7 +1,8 @@
-#include "simulation.hpp"
+#include "sim/simulation.hpp"
 
-#include "homing.hpp"
-#include "rng.hpp"
+#include "sim/color.hpp"
+#include "sim/homing.hpp"
+#include "sim/rng.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -70,11 +71,11 @@ constexpr BurstSpec spark_burst(float cone, float speed_min, float speed_max, fl
 }
 // A player bullet striking an enemy (thrown back towards the shooter), and an enemy bullet
 // the storm cancelled (thrown on along its path).
-constexpr BurstSpec kHitSparks = spark_burst(2.2f, 120, 360, 4, 7, engine::rgba(255, 240, 160));
-constexpr BurstSpec kCancelSparks = spark_burst(2.6f, 60, 220, 3, 6, engine::rgba(255, 120, 200));
+constexpr BurstSpec kHitSparks = spark_burst(2.2f, 120, 360, 4, 7, rgba(255, 240, 160));
+constexpr BurstSpec kCancelSparks = spark_burst(2.6f, 60, 220, 3, 6, rgba(255, 120, 200));
 
-constexpr std::uint32_t kShotColor = engine::rgba(120, 255, 230);
-constexpr std::uint32_t kHomingColor = engine::rgba(255, 190, 60);  // amber: a player sees which shots curve
+constexpr std::uint32_t kShotColor = rgba(120, 255, 230);
+constexpr std::uint32_t kHomingColor = rgba(255, 190, 60);  // amber: a player sees which shots curve
 
 std::int64_t points_for(EnemyKind kind) {
   switch (kind) {
@@ -343,7 +344,7 @@ void Simulation::emit_trail() {
     spec.size_min = 5;
     spec.size_max = 9;
     spec.damping_per_second = 0.3f;
-    spec.color = engine::rgba(90, 170, 255, 200);
+    spec.color = rgba(90, 170, 255, 200);
     particles_.burst(spec, p.pos + Vec2{0, -14});
   }
 }
@@ -442,7 +443,7 @@ void Simulation::explode(Vec2 at, int count, float scale) {
   flash.speed_min = flash.speed_max = 0;
   flash.life_min = flash.life_max = 0.18f;
   flash.size_min = flash.size_max = 70 * scale;
-  flash.color = engine::rgba(255, 230, 190);
+  flash.color = rgba(255, 230, 190);
   particles_.burst(flash, at);
 
   BurstSpec fire;  // fast, bright, short
@@ -454,7 +455,7 @@ void Simulation::explode(Vec2 at, int count, float scale) {
   fire.size_min = 4;
   fire.size_max = 9;
   fire.damping_per_second = 0.15f;
-  fire.color = engine::rgba(255, 150, 50);
+  fire.color = rgba(255, 150, 50);
   particles_.burst(fire, at);
 
   BurstSpec smoke;  // slow, dim, long
@@ -467,7 +468,7 @@ void Simulation::explode(Vec2 at, int count, float scale) {
   smoke.size_min = 10 * scale;
   smoke.size_max = 22 * scale;
   smoke.damping_per_second = 0.3f;
-  smoke.color = engine::rgba(120, 110, 110, 160);
+  smoke.color = rgba(120, 110, 110, 160);
   particles_.burst(smoke, at);
 }
 

@@ -1,29 +1,24 @@
 #pragma once
 // game::Simulation: the whole shooter, one fixed 1/60 s step at a time, with no window.
-// Init / Update / Draw in the raylib rhythm: the constructor sets up, step() updates,
-// collect_sprites() draws into a render list; the runtime (or a test) drives it.
+// Init / Update / Draw in the raylib rhythm: the constructor sets up, step() updates, and the
+// app layer draws (app/sprite_list.hpp reads the const view below). The simulation itself
+// draws nothing and includes no runtime header: its target links engine::pool alone.
 //
 // Determinism: the same scenario, seed and inputs give the same state_hash() whatever the
 // storage (pooled or heap, contiguous or stable, any growth policy, switched at any time):
 // order-sensitive decisions go by spawn sequence number, random numbers are keyed by
 // identity, and the hash visits objects in spawn order.
-#include "bullet_manager.hpp"
-#include "collision_grid.hpp"
-#include "enemy_manager.hpp"
-#include "input.hpp"
-#include "particle_system.hpp"
-#include "scenario.hpp"
-#include "settings.hpp"
-
-#include <engine/sprite.hpp>
+#include "sim/bullet_manager.hpp"
+#include "sim/collision_grid.hpp"
+#include "sim/enemy_manager.hpp"
+#include "sim/input.hpp"
+#include "sim/particle_system.hpp"
+#include "sim/scenario.hpp"
+#include "sim/settings.hpp"
 
 #include <array>
 #include <cstdint>
 #include <vector>
-
-namespace engine {
-class SpriteBatch;
-}
 
 namespace game {
 
@@ -72,13 +67,6 @@ class Simulation {
   Settings& settings() noexcept { return settings_; }
   const Settings& applied_settings() const noexcept { return applied_; }
 
-  // Appends the render list (clears `out` first): sprites interpolated between the last two
-  // steps by alpha in [0, 1]. Layers: 0 background, 1 trail, 2 particles (additive),
-  // 3 enemies, 4 bullets, 5 ship. Cells come from atlas_cells.hpp.
-  void collect_sprites(std::vector<engine::Sprite>& out, float alpha) const;
-  // Same, appended to the runtime's batch (not cleared: the caller may have drawn before).
-  void collect_sprites(engine::SpriteBatch& batch, float alpha) const;
-
   // FNV-1a over the whole game state, objects in spawn order. Allocates scratch (not per step).
   std::uint64_t state_hash() const;
   SimStats stats() const;
@@ -104,6 +92,20 @@ class Simulation {
   std::uint64_t seed() const noexcept { return seed_; }
   Rect world() const noexcept { return {{0, 0}, {scenario_.world_width, scenario_.world_height}}; }
   Vec2 player_position() const noexcept { return player_.pos; }  // where a gamepad aims from
+
+  // The read-only view the sprite list is drawn from (app/sprite_list.hpp).
+  struct ShipView {
+    Vec2 pos, prev;  // this step and the last, for interpolation
+    Vec2 aim;        // unit vector
+    float shield;    // seconds of invulnerability left (the ship blinks in a bubble)
+    bool alive;
+  };
+  ShipView ship() const noexcept { return {player_.pos, player_.prev, player_.aim, player_.shield, player_.alive}; }
+  const BulletManager& player_bullets() const noexcept { return player_bullets_; }
+  const BulletManager& enemy_bullets() const noexcept { return enemy_bullets_; }
+  const ParticleSystem& particles() const noexcept { return particles_; }
+  const EnemyManager& enemies() const noexcept { return enemies_; }
+  float game_time() const noexcept { return game_time_; }  // seconds since (re)start: the stars scroll by it
   std::uint64_t frame() const noexcept { return frame_; }
   bool paused() const noexcept { return paused_; }
   bool game_over() const noexcept { return game_over_; }
@@ -132,8 +134,6 @@ class Simulation {
     Vec2 pos, vel;
   };
 
-  template <class Sink>
-  void emit_sprites(Sink& sink, float alpha) const;
   void apply_settings();
   void restart();
   void update_player(const Input& input);

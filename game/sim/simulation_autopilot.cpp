@@ -1,8 +1,8 @@
 // Simulation::autopilot_input: the input --autofire plays with, a pure function of the
 // seed and the game state, so an autofire run is as reproducible as a recorded one.
-#include "simulation.hpp"
+#include "sim/simulation.hpp"
 
-#include "rng.hpp"
+#include "sim/rng.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 // Simulation::state_hash: the canonical serialization every determinism test compares.
 // Objects are visited in spawn order (sorted by seq), so pooled, heap, contiguous and
 // stable storage, which iterate in different orders, hash the same game the same way.
-#include "simulation.hpp"
-#include "state_hasher.hpp"
+#include "sim/simulation.hpp"
+#include "sim/state_hasher.hpp"
 
 #include <algorithm>
 #include <vector>

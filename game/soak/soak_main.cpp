@@ -9,11 +9,11 @@
 // Both runs step through the one step loop (game::StepLoop, step_loop.hpp); the reference is
 // game::run_headless itself, so it is exactly `poolshot --headless --autofire` of the scenario.
 // Exit 0 when every check holds, 1 with one line per failed check, 2 on a bad argument.
-#include "headless_run.hpp"
-#include "scenario.hpp"
-#include "simulation.hpp"
-#include "soak_watch.hpp"
-#include "step_loop.hpp"
+#include "metrics/headless_run.hpp"
+#include "sim/scenario.hpp"
+#include "sim/simulation.hpp"
+#include "soak/soak_watch.hpp"
+#include "metrics/step_loop.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "soak_watch.hpp"
+#include "soak/soak_watch.hpp"
 
 #include <algorithm>
 #include <cinttypes>

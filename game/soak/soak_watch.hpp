@@ -2,8 +2,8 @@
 // What poolshot_soak watches while it plays: the switching schedule and the per-step checks
 // (caps, the policy's capacity bound, live peaks, resident memory), as the observer of the
 // one step loop (game::StepLoop). soak_main.cpp runs it and judges the totals.
-#include "simulation.hpp"
-#include "step_loop.hpp"
+#include "sim/simulation.hpp"
+#include "metrics/step_loop.hpp"
 
 #include <array>
 #include <cstddef>

@@ -1,7 +1,7 @@
 // With pooling on and the pools past their peak, a simulation step makes no heap
 // allocation at all; operator new is counted by game/src/alloc_counter.cpp.
-#include "alloc_counter.hpp"
-#include "test_support.hpp"
+#include "metrics/alloc_counter.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The generated atlas: the right size, every named cell drawn, the rest empty, and the
 // ship pointing up (rotation 0 = up is what the game's rotations assume).
-#include "atlas_cells.hpp"
+#include "sim/atlas_cells.hpp"
 
 #include <stb_image.h>
 

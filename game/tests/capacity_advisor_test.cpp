@@ -2,9 +2,9 @@
 // grows; the same run started with the suggested initial capacities never grows, and the
 // suggestion applied mid-game through Settings (the overlay's button) stops all growth
 // after the step that applies it. Neither changes the game.
-#include "capacity_advisor.hpp"
-#include "headless_run.hpp"
-#include "test_support.hpp"
+#include "metrics/capacity_advisor.hpp"
+#include "metrics/headless_run.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

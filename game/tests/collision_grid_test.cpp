@@ -1,7 +1,7 @@
 // CollisionGrid: finds exactly what a brute-force search finds, and when a bullet touches
 // several enemies it always names the one with the lowest sequence number.
-#include "collision_grid.hpp"
-#include "rng.hpp"
+#include "sim/collision_grid.hpp"
+#include "sim/rng.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // CSV export: the overlay's frame window and growth log, and the A/B comparison, as files
 // with the documented columns and one row per frame or growth.
-#include "compare_run.hpp"
-#include "csv_export.hpp"
-#include "overlay_recorder.hpp"
-#include "test_support.hpp"
+#include "metrics/compare_run.hpp"
+#include "metrics/csv_export.hpp"
+#include "metrics/overlay_recorder.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,7 @@
 // Pooling changes speed, never gameplay: the same seed, scenario and input give the same
 // state hash in every storage configuration, also when the storage changes mid-run.
-#include "test_support.hpp"
+#include "app/sprite_list.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -126,7 +127,7 @@ TEST(Determinism, StoragesReallyIterateInDifferentOrders) {
     sim.settings().autofire = true;
     for (int f = 0; f < 600; ++f) sim.step({});
     std::vector<engine::Sprite> sprites;
-    sim.collect_sprites(sprites, 1.0f);  // storage order, as the stores visit them
+    collect_sprites(sim, sprites, 1.0f);  // storage order, as the stores visit them
     for (const engine::Sprite& sp : sprites) {
       if (sp.layer == 1 || sp.layer == 2)
         order[pooled ? 0 : 1].push_back(static_cast<std::uint64_t>(sp.x * 1000) ^ static_cast<std::uint64_t>(sp.y));

@@ -1,6 +1,6 @@
 // Holding fire is the stress test: the escalation's live counts, growths, cooling, and a
 // player who holds fire surviving where one who does not can lose.
-#include "test_support.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,13 +3,13 @@
 // on Resume, a death, the game-over screen with the score and the best saved to its file,
 // Enter to play again. Every key goes down and up inside one frame, as a quick tap does at a
 // low frame rate: the ImGui layer must still see each one.
-#include "atlas_cells.hpp"
-#include "offscreen_game.hpp"
-#include "best_score.hpp"
-#include "game_app.hpp"
-#include "headless_run.hpp"
-#include "overlay_recorder.hpp"
-#include "test_support.hpp"
+#include "sim/atlas_cells.hpp"
+#include "tests/offscreen_game.hpp"
+#include "app/best_score.hpp"
+#include "app/game_app.hpp"
+#include "metrics/headless_run.hpp"
+#include "metrics/overlay_recorder.hpp"
+#include "tests/test_support.hpp"
 
 #include <engine/application.hpp>
 

@@ -3,9 +3,9 @@
 // ring has wrapped; the CSV holds exactly those rows; a headless run of the real simulation
 // gives one row per frame whose growth flags match the frames the growth log names; and
 // --pace rests after a step.
-#include "frame_log.hpp"
-#include "options.hpp"
-#include "test_support.hpp"
+#include "metrics/frame_log.hpp"
+#include "app/options.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // GameAudio: the synthesised sounds, which step events start which sounds (rate-limited),
 // the hum against the pools, mute, and that a played game's audio allocates nothing.
-#include "alloc_counter.hpp"
-#include "game_audio.hpp"
-#include "test_support.hpp"
+#include "metrics/alloc_counter.hpp"
+#include "app/game_audio.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

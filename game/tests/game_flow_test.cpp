@@ -1,8 +1,8 @@
 // The flow around play (GameFlow), the best-score file, and the rule under both: nothing
 // spawns once the player is gone.
-#include "best_score.hpp"
-#include "game_flow.hpp"
-#include "test_support.hpp"
+#include "app/best_score.hpp"
+#include "app/game_flow.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,9 @@
 // the game's bindings (input_bindings.hpp) turn that into the game's Input, and the Simulation
 // steps with it: the ship moves, aims where the right stick points, fires, and Start asks for
 // a pause.
-#include "game_app.hpp"
-#include "input_bindings.hpp"
-#include "test_support.hpp"
+#include "app/game_app.hpp"
+#include "app/input_bindings.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The rules: fire rate and stress, hits and kills, lives, game over and restart.
-#include "test_support.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,11 +2,11 @@
 // shot whose target died never hits the enemy that took over the target's slot; it refuses
 // the stale handle (one refusal counted), locks on to the nearest enemy by the search rule
 // and hits that one instead. Pooled and heap; plus the scenario key and the whole game.
-#include "bullet_manager.hpp"
-#include "collision_grid.hpp"
-#include "enemy_manager.hpp"
-#include "homing.hpp"
-#include "test_support.hpp"
+#include "sim/bullet_manager.hpp"
+#include "sim/collision_grid.hpp"
+#include "sim/enemy_manager.hpp"
+#include "sim/homing.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,14 +4,14 @@
 // SDL state to fake (keys, mouse) and through a hand-filled InputState for a pad (the SDL
 // path of a pad is gamepad_game_test.cpp). The camera the steps aim through is the camera
 // render draws with, in the same frame, also in the frame the overlay's panel comes or goes.
-#include "atlas_cells.hpp"
-#include "offscreen_game.hpp"
-#include "frame_camera.hpp"
-#include "game_app.hpp"
-#include "headless_run.hpp"
-#include "input_bindings.hpp"
-#include "overlay_recorder.hpp"
-#include "test_support.hpp"
+#include "sim/atlas_cells.hpp"
+#include "tests/offscreen_game.hpp"
+#include "app/frame_camera.hpp"
+#include "app/game_app.hpp"
+#include "metrics/headless_run.hpp"
+#include "app/input_bindings.hpp"
+#include "metrics/overlay_recorder.hpp"
+#include "tests/test_support.hpp"
 
 #include <engine/application.hpp>
 #include <engine/input.hpp>

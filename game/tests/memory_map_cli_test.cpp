@@ -1,6 +1,6 @@
 // `poolshot --memory-map FILE.png` through the real binary: a bad path is one line and exit 1;
 // a run writes the picture, and its report carries the "memory" section, also per phase.
-#include "memory_map_picture.hpp"
+#include "metrics/memory_map_picture.hpp"
 
 #include <engine/image.hpp>
 
@@ -12,7 +12,7 @@
 #include <fstream>
 #include <string>
 
-#include "test_support.hpp"
+#include "tests/test_support.hpp"
 
 namespace {
 

@@ -2,14 +2,14 @@
 // checked by pixels inside the blocks the section says it drew. Contiguous storage after churn
 // shows holes (cells of the hole colour between live ones); a pool walked in slot order shows a
 // walk view with both ends of the ramp. Each storage mode below says what its block must show.
-#include "atlas_cells.hpp"
-#include "offscreen_game.hpp"
-#include "game_app.hpp"
-#include "headless_run.hpp"
-#include "memory_map.hpp"
-#include "overlay_recorder.hpp"
-#include "pixel_probe.hpp"
-#include "test_support.hpp"
+#include "sim/atlas_cells.hpp"
+#include "tests/offscreen_game.hpp"
+#include "app/game_app.hpp"
+#include "metrics/headless_run.hpp"
+#include "metrics/memory_map.hpp"
+#include "metrics/overlay_recorder.hpp"
+#include "tests/pixel_probe.hpp"
+#include "tests/test_support.hpp"
 
 #include <engine/application.hpp>
 #include <engine/image.hpp>

@@ -1,6 +1,6 @@
 // MemoryMap against pools with known holes: the run-length summary, a few cells, the cache
 // lines, the walk view (slot order a gradient, a shuffled list noise) and the heap scatter.
-#include "memory_map.hpp"
+#include "metrics/memory_map.hpp"
 
 #include <engine/pool/vector_pool.hpp>
 

@@ -1,9 +1,9 @@
 // MemorySnapshot over a real game: it agrees with the stores, it reads the heap in heap mode,
 // and refreshing it in the loop (as the overlay's open "Memory map" section does, every
 // kRefreshSteps steps) keeps the pooled steady state free of heap allocations.
-#include "alloc_counter.hpp"
-#include "memory_snapshot.hpp"
-#include "test_support.hpp"
+#include "metrics/alloc_counter.hpp"
+#include "metrics/memory_snapshot.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // handle whose object died is refused (and counted) even after its slot went to another;
 // set_pooling re-issues handles and translate() finds each object's new one; set_policy's
 // storage changes keep them as they are.
-#include "object_store.hpp"
+#include "sim/object_store.hpp"
 
 #include <gtest/gtest.h>
 

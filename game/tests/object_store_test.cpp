@@ -1,7 +1,7 @@
 // ObjectStore<T>: the same objects, the same lifetimes, the same limits in pooled and heap
 // mode, and a migration between them that loses and duplicates nothing.
-#include "object_store.hpp"
-#include "test_support.hpp"
+#include "sim/object_store.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // What the tests that run the real game offscreen share: the configuration they start from
 // (an offscreen GL context, one step per frame, the game's atlas and overlay statistics) and a
 // mouse event pushed into SDL's queue the way a player's pointer makes one.
-#include "atlas_cells.hpp"
-#include "overlay_recorder.hpp"
+#include "sim/atlas_cells.hpp"
+#include "metrics/overlay_recorder.hpp"
 
 #include <SDL.h>
 #include <engine/application.hpp>

@@ -1,5 +1,5 @@
 // parse_options: every flag, both spellings, and a clear reason for each bad input.
-#include "options.hpp"
+#include "app/options.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The overlay's command-line side, through the real binary: --compare writes the report,
 // the two series as CSV and a chart PNG with both line colours; --advise writes a scenario
 // whose rerun never grows; bad combinations are usage errors.
-#include "compare_chart.hpp"
+#include "metrics/compare_chart.hpp"
 
 #include <engine/image.hpp>
 
@@ -14,7 +14,7 @@
 #include <sstream>
 #include <string>
 
-#include "test_support.hpp"
+#include "tests/test_support.hpp"
 
 namespace {
 

@@ -3,12 +3,12 @@
 // pooling checkbox switches the simulation to the heap, Pause stops the steps and resumes
 // them, "Apply suggestions" puts the advisor's capacities in force; a click on the panel
 // never fires the ship's gun, a click beside it does.
-#include "atlas_cells.hpp"
-#include "offscreen_game.hpp"
-#include "game_app.hpp"
-#include "headless_run.hpp"
-#include "overlay_recorder.hpp"
-#include "test_support.hpp"
+#include "sim/atlas_cells.hpp"
+#include "tests/offscreen_game.hpp"
+#include "app/game_app.hpp"
+#include "metrics/headless_run.hpp"
+#include "metrics/overlay_recorder.hpp"
+#include "tests/test_support.hpp"
 
 #include <engine/application.hpp>
 

@@ -5,13 +5,13 @@
 // nowhere else; (b) the simulation's own lane: its trace across the lane's width, reaching
 // its upper part, because that lane is scaled to the simulation and not to rendering.
 // The same run without the switch shades nothing: the check can fail.
-#include "atlas_cells.hpp"
-#include "offscreen_game.hpp"
-#include "game_app.hpp"
-#include "headless_run.hpp"
-#include "overlay_recorder.hpp"
-#include "pixel_probe.hpp"
-#include "test_support.hpp"
+#include "sim/atlas_cells.hpp"
+#include "tests/offscreen_game.hpp"
+#include "app/game_app.hpp"
+#include "metrics/headless_run.hpp"
+#include "metrics/overlay_recorder.hpp"
+#include "tests/pixel_probe.hpp"
+#include "tests/test_support.hpp"
 
 #include <engine/application.hpp>
 #include <engine/image.hpp>

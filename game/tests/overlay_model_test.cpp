@@ -2,9 +2,9 @@
 // the report's independent sections (pools, growth log, frame times, heap allocations)
 // field by field, and the report's "overlay" section is that model. Also the pieces the
 // model is made of: the window's frame count, the rate meter, the refusal message.
-#include "overlay_recorder.hpp"
-#include "report.hpp"
-#include "test_support.hpp"
+#include "metrics/overlay_recorder.hpp"
+#include "metrics/report.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

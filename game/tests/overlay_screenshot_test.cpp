@@ -4,13 +4,13 @@
 // and the game shows in the playfield beside it. The playfield never reaches under the panel:
 // with the panel's drawing left out, not one sprite pixel lies where the panel goes. With the
 // overlay hidden (F1) none of it is there: the check can fail.
-#include "atlas_cells.hpp"
-#include "offscreen_game.hpp"
-#include "game_app.hpp"
-#include "headless_run.hpp"
-#include "overlay_recorder.hpp"
-#include "pixel_probe.hpp"
-#include "test_support.hpp"
+#include "sim/atlas_cells.hpp"
+#include "tests/offscreen_game.hpp"
+#include "app/game_app.hpp"
+#include "metrics/headless_run.hpp"
+#include "metrics/overlay_recorder.hpp"
+#include "tests/pixel_probe.hpp"
+#include "tests/test_support.hpp"
 
 #include <engine/application.hpp>
 #include <engine/image.hpp>

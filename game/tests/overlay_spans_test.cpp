@@ -2,10 +2,10 @@
 // the per-frame tag, with exact nearest-rank sim percentiles and their heap / pooled ratio.
 // Known times in, known figures out; then a real headless run switched off and on again,
 // whose report carries the same spans the model holds.
-#include "alloc_counter.hpp"
-#include "overlay_recorder.hpp"
-#include "report.hpp"
-#include "test_support.hpp"
+#include "metrics/alloc_counter.hpp"
+#include "metrics/overlay_recorder.hpp"
+#include "metrics/report.hpp"
+#include "tests/test_support.hpp"
 
 #include <engine/frame_stats.hpp>
 

@@ -1,7 +1,7 @@
 // The Pools table's columns are 34 pixels wide, about five characters: every count the
 // overlay prints through Compact must fit in five, at every magnitude a run can reach. The
 // Frame time and Compare tables' ratio columns hold six (Ratio).
-#include "overlay_widgets.hpp"
+#include "overlay/overlay_widgets.hpp"
 
 #include <gtest/gtest.h>
 

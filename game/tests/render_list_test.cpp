@@ -1,7 +1,8 @@
 // collect_sprites: one sprite per live object (plus background and ship), on the right
 // layer and blend, at positions interpolated between the last two steps.
-#include "atlas_cells.hpp"
-#include "test_support.hpp"
+#include "sim/atlas_cells.hpp"
+#include "app/sprite_list.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +17,7 @@ TEST(RenderList, OneSpritePerObjectOnItsLayer) {
   sim.settings().autofire = true;
   for (int f = 0; f < 400; ++f) sim.step({});
   std::vector<engine::Sprite> sprites;
-  sim.collect_sprites(sprites, 0.5f);
+  collect_sprites(sim, sprites, 0.5f);
   const SimStats s = sim.stats();
   std::map<std::uint8_t, std::size_t> per_layer;
   for (const engine::Sprite& sp : sprites) ++per_layer[sp.layer];
@@ -46,9 +47,9 @@ TEST(RenderList, InterpolatesBetweenSteps) {
   right.move_x = 1;
   for (int f = 0; f < 5; ++f) sim.step(right);
   std::vector<engine::Sprite> at0, at1, half;
-  sim.collect_sprites(at0, 0.0f);
-  sim.collect_sprites(at1, 1.0f);
-  sim.collect_sprites(half, 0.5f);
+  collect_sprites(sim, at0, 0.0f);
+  collect_sprites(sim, at1, 1.0f);
+  collect_sprites(sim, half, 0.5f);
   const auto ship_x = [](const std::vector<engine::Sprite>& v) {
     const auto it = std::find_if(v.begin(), v.end(), [](const engine::Sprite& s) { return s.cell == atlas::ship; });
     return it == v.end() ? -1.0f : it->x;

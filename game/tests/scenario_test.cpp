@@ -1,7 +1,7 @@
 // Scenario loading is strict: each kind of bad file gives one message naming the file,
 // the key and the reason; the shipped scenarios load.
-#include "scenario.hpp"
-#include "test_support.hpp"
+#include "sim/scenario.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "test_support.hpp"
+#include "tests/test_support.hpp"
 
 namespace {
 

@@ -4,10 +4,10 @@
 // comes from engine::FrameStats / engine::summarize_times. These tests pin that: the same
 // steps give the same game whichever caller takes them, and the same series gives the same
 // percentiles whichever view shows it.
-#include "compare_run.hpp"
-#include "overlay_recorder.hpp"
-#include "step_loop.hpp"
-#include "test_support.hpp"
+#include "metrics/compare_run.hpp"
+#include "metrics/overlay_recorder.hpp"
+#include "metrics/step_loop.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

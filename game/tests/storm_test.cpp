@@ -1,7 +1,7 @@
 // storm.json, headless: it must really reach its live counts (>= 100k bullets, >= 500k
 // particles) with pools that grew on the way, and still give one hash in every storage.
 // Labelled `heavy`: a few seconds in release, tens of seconds under ASan.
-#include "test_support.hpp"
+#include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
 

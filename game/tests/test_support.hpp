@@ -1,9 +1,9 @@
 #pragma once
 // Helpers shared by the game's tests: load the repo's scenarios, run a simulation, run the
 // real binary.
-#include "headless_run.hpp"
-#include "scenario.hpp"
-#include "simulation.hpp"
+#include "metrics/headless_run.hpp"
+#include "sim/scenario.hpp"
+#include "sim/simulation.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // Every cell is a white/grey shape with alpha, so the sprite colour tints it; shapes are
 // described as "inside?" functions in cell coordinates (x right, y up, -16..16) and
 // anti-aliased by 4x4 supersampling. Cell indices come from atlas_cells.hpp.
-#include "atlas_cells.hpp"
+#include "sim/atlas_cells.hpp"
 
 #include <stb_image_write.h>
 

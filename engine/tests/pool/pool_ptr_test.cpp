@@ -1,5 +1,5 @@
 // PoolPtr<T>: RAII ownership of one pooled object, valid across growth and migration.
-#include <engine/pool/pool_ptr.hpp>  // alone: it must pull in what it needs
+#include <engine/pool/vector_pool.hpp>  // brings PoolPtr (pool_ptr.hpp does not include the pool back)
 
 #include <gtest/gtest.h>
 

@@ -6,6 +6,10 @@
 // pool relocates or set_policy() migrates storage. It does NOT survive moving the pool
 // itself (it points at the pool object). Ownership follows std::unique_ptr: release()
 // gives the handle up without destroying, reset() destroys.
+//
+// Include <engine/pool/vector_pool.hpp>, which brings this header: PoolPtr's members call
+// into VectorPool<T>, so the pool's header must be complete where a PoolPtr is used. (This
+// header does not include it back: the two headers form no include cycle.)
 #include <engine/pool/assert.hpp>
 #include <engine/pool/pool_handle.hpp>
 
@@ -71,5 +75,3 @@ class PoolPtr {
 };
 
 }  // namespace engine
-
-#include <engine/pool/vector_pool.hpp>  // PoolPtr's members call into VectorPool<T>

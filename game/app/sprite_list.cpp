@@ -1,8 +1,10 @@
-// Simulation::collect_sprites: the game's Draw. Reads the state, writes engine::Sprite
-// values; never changes the game, so rendering can run at any rate.
-#include "atlas_cells.hpp"
-#include "rng.hpp"
-#include "simulation.hpp"
+// The game's Draw: reads the simulation's const view, writes engine::Sprite values; never
+// changes the game, so rendering can run at any rate.
+#include "app/sprite_list.hpp"
+
+#include "sim/atlas_cells.hpp"
+#include "sim/rng.hpp"
+#include "sim/simulation.hpp"
 
 #include <engine/sprite_batch.hpp>
 
@@ -83,42 +85,30 @@ struct BatchSink {
   void push_back(const engine::Sprite& s) { batch.push(s); }
 };
 
-}  // namespace
-
-void Simulation::collect_sprites(std::vector<engine::Sprite>& out, float alpha) const {
-  out.clear();
-  VectorSink sink{out};
-  emit_sprites(sink, alpha);
-}
-
-void Simulation::collect_sprites(engine::SpriteBatch& batch, float alpha) const {
-  BatchSink sink{batch};
-  emit_sprites(sink, alpha);
-}
-
 template <class Sink>
-void Simulation::emit_sprites(Sink& out, float alpha) const {
-  if (paused_) alpha = 1;  // a paused frame must not swing between the last two steps
+void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
+  if (sim.paused()) alpha = 1;  // a paused frame must not swing between the last two steps
   alpha = std::clamp(alpha, 0.0f, 1.0f);
-  out.reserve(kStars + 2 + particles_.store().size() + enemies_.store().size() + player_bullets_.store().size() +
-              enemy_bullets_.store().size());
-  const float w = scenario_.world_width;
-  const float h = scenario_.world_height;
+  out.reserve(kStars + 2 + sim.particles().store().size() + sim.enemies().store().size() +
+              sim.player_bullets().store().size() + sim.enemy_bullets().store().size());
+  const float w = sim.scenario().world_width;
+  const float h = sim.scenario().world_height;
+  const std::uint64_t seed = sim.seed();
 
   // Background: stars scrolling down at three depths (drawn from the seed, not stored).
-  const float time = game_time_ - kStepSeconds * (1 - alpha);
+  const float time = sim.game_time() - Simulation::kStepSeconds * (1 - alpha);
   for (int i = 0; i < kStars; ++i) {
     const auto id = static_cast<std::uint64_t>(i);
-    const float depth = random_range(seed_, id, Purpose::star_depth, 0.2f, 1.0f);
-    const float x = random_unit(seed_, id, Purpose::star_x) * w;
-    float y = std::fmod(random_unit(seed_, id, Purpose::star_y) * h - time * 60.0f * depth, h);
+    const float depth = random_range(seed, id, Purpose::star_depth, 0.2f, 1.0f);
+    const float x = random_unit(seed, id, Purpose::star_x) * w;
+    float y = std::fmod(random_unit(seed, id, Purpose::star_y) * h - time * 60.0f * depth, h);
     if (y < 0) y += h;
     const auto bright = static_cast<std::uint8_t>(90 + 150 * depth);
     out.push_back(sprite({x, y}, 2 + 4 * depth, 2 + 4 * depth, atlas::star, background,
                          engine::rgba(bright, bright, 255, bright), 0, engine::BlendMode::additive));
   }
 
-  particles_.store().for_each([&](const Particle& p) {
+  sim.particles().store().for_each([&](const Particle& p) {
     const float f = std::clamp(p.life / p.max_life, 0.0f, 1.0f);
     const Vec2 at = lerp(p.prev, p.pos, alpha);
     switch (p.kind) {
@@ -148,34 +138,48 @@ void Simulation::emit_sprites(Sink& out, float alpha) const {
     }
   });
 
-  enemies_.store().for_each([&](const Enemy& e) {
+  sim.enemies().store().for_each([&](const Enemy& e) {
     const float size = e.radius * 2.4f;
     const float spin = e.wave.kind == EnemyKind::spinner ? e.age * 3.0f : 0.0f;
     const std::uint32_t color = e.hit_flash > 0 ? engine::rgba(255, 255, 255) : enemy_color(e.wave.kind);
     out.push_back(sprite(lerp(e.prev, e.pos, alpha), size, size, enemy_cell(e.wave.kind), enemies, color, spin));
   });
 
-  enemy_bullets_.store().for_each([&](const Bullet& b) {
+  sim.enemy_bullets().store().for_each([&](const Bullet& b) {
     const float size = b.radius * 3.0f;
     out.push_back(sprite(lerp(b.prev, b.pos, alpha), size, size, atlas::enemy_bullet, bullets, b.color));
   });
-  player_bullets_.store().for_each([&](const Bullet& b) {
+  sim.player_bullets().store().for_each([&](const Bullet& b) {
     const float width = b.homing() ? 11.0f : 7.0f;  // homing shots: amber (their colour) and wider, to see them curve
     out.push_back(sprite(lerp(b.prev, b.pos, alpha), width, 20, atlas::player_bullet, bullets, b.color,
                          std::atan2(b.vel.y, b.vel.x) - kPi / 2));
   });
 
-  if (player_.alive) {
-    const Vec2 at = lerp(player_.prev, player_.pos, alpha);
-    const float facing = std::atan2(player_.aim.y, player_.aim.x) - kPi / 2;
+  const Simulation::ShipView player = sim.ship();
+  if (player.alive) {
+    const Vec2 at = lerp(player.prev, player.pos, alpha);
+    const float facing = std::atan2(player.aim.y, player.aim.x) - kPi / 2;
     // While shielded the ship blinks (by step, so the picture is deterministic) in a bubble.
-    const bool blink_off = player_.shield > 0 && (frame_ / 4) % 2 == 1;
+    const bool blink_off = player.shield > 0 && (sim.frame() / 4) % 2 == 1;
     if (!blink_off) out.push_back(sprite(at, 40, 40, atlas::ship, ship, engine::rgba(230, 245, 255), facing));
-    if (player_.shield > 0) {
+    if (player.shield > 0) {
       out.push_back(
           sprite(at, 56, 56, atlas::shield, ship, engine::rgba(120, 200, 255, 200), 0, engine::BlendMode::additive));
     }
   }
+}
+
+}  // namespace
+
+void collect_sprites(const Simulation& sim, std::vector<engine::Sprite>& out, float alpha) {
+  out.clear();
+  VectorSink sink{out};
+  emit_sprites(sim, sink, alpha);
+}
+
+void collect_sprites(const Simulation& sim, engine::SpriteBatch& batch, float alpha) {
+  BatchSink sink{batch};
+  emit_sprites(sim, sink, alpha);
 }
 
 }  // namespace game
