@@ -54,16 +54,6 @@ bool GameApp::flow_button(const char* label, bool highlighted, float width, cons
   return pressed;
 }
 
-void GameApp::follow_the_clock() {
-  // One pause, the application's clock: P / Esc toggle it in the runtime before the game runs.
-  if (app_.paused() && flow_.state() != FlowState::paused) {
-    flow_.open_pause();
-    if (flow_.state() != FlowState::paused) app_.set_paused(false);  // nothing to pause on the title
-  } else if (!app_.paused() && flow_.state() == FlowState::paused) {
-    flow_.resume();
-  }
-}
-
 void GameApp::carry_out(const FlowEffects& effects) {
   if (effects.restart_sim) restart_pending_ = true;
   if (effects.toggle_overlay) app_.set_overlay_visible(!app_.overlay_visible());
@@ -90,7 +80,7 @@ void GameApp::hud() {
 }
 
 void GameApp::draw_score_line() {
-  const SimStats s = sim_.stats();
+  const SimStats& s = sim_.stats();
   ImGui::SetNextWindowPos(ImVec2(playfield_.x0 + 10, playfield_.y0 + 10), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.35f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |

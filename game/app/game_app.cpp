@@ -7,7 +7,7 @@
 #include "metrics/alloc_counter.hpp"
 #include "metrics/compare_chart.hpp"
 #include "metrics/csv_export.hpp"
-#include "metrics/headless_run.hpp"
+#include "app/headless_run.hpp"
 #include "metrics/overlay_recorder.hpp"
 
 #include <imgui.h>
@@ -42,7 +42,12 @@ GameApp::GameApp(Simulation& sim, engine::Application& app, std::uint64_t warmup
 GameApp::~GameApp() = default;
 
 engine::RuntimeActions GameApp::runtime_actions(const engine::InputState& input) {
-  return game::runtime_actions(input);
+  engine::RuntimeActions actions = game::runtime_actions(input);
+  // The pause binding goes to the flow, the one owner of pause; the clock follows it.
+  if (actions.toggle_pause) flow_.toggle_pause();
+  actions.toggle_pause = false;
+  app_.set_paused(flow_.wants_clock_paused());
+  return actions;
 }
 
 void GameApp::place_camera(engine::Camera2D& camera, glm::ivec2 window_size) {
@@ -70,7 +75,7 @@ void GameApp::fixed_update(const engine::InputState& input, double /*dt: always 
   restart_pending_ = false;
   const StepResult step = steps_.step(step_input);  // timed and counted; phases_ is told
   frame_allocs_ += step.allocations;
-  const SimStats after = sim_.stats();
+  const SimStats& after = sim_.stats();
   frame_grew_ = frame_grew_ || step.storage_grew;
   // Pool growths become FrameStats events, so the overlay can mark them on its graph.
   record_growth_events(sim_, app_.stats(), growth_records_seen_);
@@ -106,8 +111,6 @@ void GameApp::render(engine::RenderContext& context) {
 
   if (compare_ && !compare_->done()) compare_->advance(kCompareBudgetMs);
 
-  follow_the_clock();
-
   // The camera and the playfield were placed at the top of the frame (place_camera); render
   // only reads them: the sprites are clipped to the playfield beside the docked panel.
   if (clip_playfield_) {
@@ -133,7 +136,10 @@ void GameApp::start_compare(std::uint64_t frames) {
 
 void GameApp::carry_out(const OverlayCommands& c) {
   if (c.settings) sim_.settings() = *c.settings;  // the next step applies it
-  if (c.toggle_pause) app_.set_paused(!app_.paused());
+  if (c.toggle_pause) {                           // the panel's Pause button: the same toggle as P
+    flow_.toggle_pause();
+    app_.set_paused(flow_.wants_clock_paused());
+  }
   if (c.single_step) app_.clock().request_single_step();
   if (c.volume) audio_.set_volume(*c.volume);
   if (c.muted) audio_.set_muted(*c.muted);
@@ -167,7 +173,8 @@ void GameApp::imgui() {
   runtime.deterministic = app_.deterministic();
   runtime.sound = {audio_.device_open(), audio_.volume(), audio_.muted()};
   if (memory_.due(sim_.frame())) memory_.refresh(sim_);
-  carry_out(panel_.draw({model_, sim_.settings(), runtime, compare_.get(), &memory_}));
+  const CompareStatus compare = compare_ ? CompareStatus{&compare_->result(), compare_->progress()} : CompareStatus{};
+  carry_out(panel_.draw({model_, sim_.settings(), runtime, compare, &memory_}));
 }
 
 }  // namespace game

@@ -11,7 +11,7 @@
 // With a ScriptPlayer the script replaces the device input for the simulation (the runtime's
 // own keys, F1, pause, step, quit, still work) and applies its settings changes.
 #include "app/best_score.hpp"
-#include "metrics/compare_run.hpp"
+#include "app/compare_run.hpp"
 #include "app/game_audio.hpp"
 #include "metrics/frame_log.hpp"
 #include "app/game_flow.hpp"
@@ -20,7 +20,7 @@
 #include "overlay/overlay_panel.hpp"
 #include "metrics/overlay_rates.hpp"
 #include "metrics/phase_recorder.hpp"
-#include "metrics/step_loop.hpp"
+#include "app/step_loop.hpp"
 #include "sim/script.hpp"
 #include "sim/simulation.hpp"
 
@@ -74,7 +74,6 @@ class GameApp : public engine::AppHooks {
   void log_committed_frame();  // the frame FrameStats committed last, into log_ and phases_
   void carry_out(const OverlayCommands& commands);
   void carry_out(const FlowEffects& effects);
-  void follow_the_clock();  // the runtime's P / Esc paused or resumed: the flow follows
   void draw_score_line();
   void draw_title();
   void draw_pause_menu();

@@ -20,6 +20,14 @@ void GameFlow::resume() noexcept {
   if (state_ == FlowState::paused) state_ = paused_from_;
 }
 
+void GameFlow::toggle_pause() noexcept {
+  if (state_ == FlowState::paused) {
+    resume();
+  } else {
+    open_pause();
+  }
+}
+
 FlowEffects GameFlow::restart() noexcept {
   FlowEffects effects;
   if (state_ == FlowState::title) return effects;  // the title starts a game with start()

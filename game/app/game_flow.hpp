@@ -8,8 +8,10 @@
 //            game over  v  | restart       +--restart--> playing
 //                    game_over -----------^
 //
-// There is one pause: the application's clock. GameApp pauses it whenever the flow is in
-// `paused` and the flow follows the clock when the pause binding (P / Esc / Start) toggles it.
+// There is one pause, and the flow owns it: the pause binding (P / Esc / Start), the pause
+// menu and the overlay's Pause button all go through toggle_pause() / resume(), and GameApp
+// sets the application's clock from wants_clock_paused() (a paused clock runs no steps). The
+// simulation has no pause of its own: a paused game is one whose steps are not taken.
 // The simulation steps only while playing or on the game-over screen (particles settle, the
 // wave clock has stopped); on the title nothing steps, so nothing spawns.
 #include <cstdint>
@@ -41,6 +43,7 @@ class GameFlow {
   void start() noexcept;           // title -> playing (Enter, Space, fire, a click)
   void open_pause() noexcept;      // playing or game_over -> paused; elsewhere nothing
   void resume() noexcept;          // paused -> the state it was opened from
+  void toggle_pause() noexcept;    // open_pause() or resume(), whichever applies
   FlowEffects restart() noexcept;  // paused or game_over (or playing: R) -> playing, fresh world
   // The simulation's game-over flag after a step, with its score: playing -> game_over the
   // first time it is true (the best score is updated then), game_over -> playing when the

@@ -96,7 +96,8 @@ Input map_input(const engine::InputState& in, const engine::Camera2D& camera, Ve
   }
   out.fire = fire_held(in);
   out.restart = step_verbs(in).restart;
-  // Pause is the runtime's (runtime_actions): a paused Application runs no steps.
+  // Pause is a runtime action (runtime_actions), which GameApp hands to the flow: a paused
+  // Application runs no steps.
   return out;
 }
 

@@ -6,9 +6,9 @@
 #include "app/best_score.hpp"
 #include "metrics/capacity_advisor.hpp"
 #include "metrics/compare_chart.hpp"
-#include "metrics/compare_run.hpp"
+#include "app/compare_run.hpp"
 #include "app/game_app.hpp"
-#include "metrics/headless_run.hpp"
+#include "app/headless_run.hpp"
 #include "metrics/memory_map_picture.hpp"
 #include "metrics/memory_snapshot.hpp"
 #include "app/options.hpp"
@@ -197,7 +197,7 @@ int main(int argc, char** argv) {
     phases = game_app.phases().summaries();
   }
 
-  const game::SimStats stats = sim.stats();
+  const game::SimStats& stats = sim.stats();
   const auto live = [&](game::PoolId id) { return stats.pools[static_cast<std::size_t>(id)].live; };
   std::printf("poolshot: simulated %" PRIu64
               " frames, state_hash %s, sim p50 %.3f ms p99 %.3f ms, "

@@ -87,7 +87,6 @@ struct BatchSink {
 
 template <class Sink>
 void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
-  if (sim.paused()) alpha = 1;  // a paused frame must not swing between the last two steps
   alpha = std::clamp(alpha, 0.0f, 1.0f);
   out.reserve(kStars + 2 + sim.particles().store().size() + sim.enemies().store().size() +
               sim.player_bullets().store().size() + sim.enemy_bullets().store().size());

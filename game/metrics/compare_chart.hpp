@@ -4,7 +4,7 @@
 // line when it is in range, the heap run's per-step times in orange and the pooled run's
 // in green on top, and a legend with each run's p50 / p99 / max (a lone hitch above 1.5 x
 // p99 runs off the top). Labels use a built-in 3x5 font.
-#include "metrics/compare_run.hpp"
+#include "metrics/compare_result.hpp"
 
 #include <engine/image.hpp>
 #include <engine/sprite.hpp>

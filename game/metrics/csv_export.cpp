@@ -1,6 +1,6 @@
 #include "metrics/csv_export.hpp"
 
-#include "metrics/compare_run.hpp"
+#include "metrics/compare_result.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -51,13 +51,13 @@ std::string frame_window_csv(const FrameWindow& window) {
   return out;
 }
 
-std::string growth_log_csv(const std::vector<GrowthRow>& log) {
+std::string growth_log_csv(const std::vector<GrowthRecord>& log) {
   std::string out =
       "frame,pool,old_capacity,new_capacity,bytes_allocated,microseconds,relocated,relocated_objects,rebuild\n";
-  for (const GrowthRow& g : log) {
-    append(out, "%" PRIu64 ",%s,%zu,%zu,%zu,%.3f,%d,%zu,%d\n", g.frame, pool_name(g.pool), g.old_capacity,
-           g.new_capacity, g.bytes_allocated, g.microseconds, g.relocated ? 1 : 0, g.relocated_objects,
-           g.rebuild ? 1 : 0);
+  for (const GrowthRecord& g : log) {
+    append(out, "%" PRIu64 ",%s,%zu,%zu,%zu,%.3f,%d,%zu,%d\n", g.frame, pool_name(g.pool), g.event.old_capacity,
+           g.event.new_capacity, g.event.bytes_allocated, g.event.microseconds, g.event.relocated ? 1 : 0,
+           g.event.relocated_objects, g.rebuild ? 1 : 0);
   }
   return out;
 }

@@ -15,7 +15,7 @@ struct CompareResult;
 // (grew: the pools that grew in the frame, separated by '|', empty when none)
 std::string frame_window_csv(const FrameWindow& window);
 // frame,pool,old_capacity,new_capacity,bytes_allocated,microseconds,relocated,relocated_objects
-std::string growth_log_csv(const std::vector<GrowthRow>& log);
+std::string growth_log_csv(const std::vector<GrowthRecord>& log);
 // frame,pooled_sim_ms,heap_sim_ms,pooled_heap_allocs,heap_heap_allocs
 std::string compare_csv(const CompareResult& result);
 

@@ -157,7 +157,7 @@ std::size_t window_frame_count(const engine::FrameStats& frames, double window_s
 }
 
 void update_overlay_model(OverlayModel& model, const OverlaySources& src, const OverlayViewOptions& view) {
-  const SimStats stats = src.sim.stats();
+  const SimStats& stats = src.sim.stats();
   const Settings& applied = src.sim.applied_settings();
   model.sim_step = stats.frame;
   model.pooling = applied.pooling;
@@ -170,11 +170,8 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& src, const 
   }
   const auto& log = src.sim.growth_log();
   if (model.growth_log.size() > log.size()) model.growth_log.clear();  // a different simulation
-  for (std::size_t i = model.growth_log.size(); i < log.size(); ++i) {
-    const GrowthRecord& g = log[i];
-    model.growth_log.push_back({g.pool, g.frame, g.event.old_capacity, g.event.new_capacity, g.event.bytes_allocated,
-                                g.event.relocated_objects, g.event.microseconds, g.event.relocated, g.rebuild});
-  }
+  model.growth_log.insert(model.growth_log.end(), log.begin() + static_cast<std::ptrdiff_t>(model.growth_log.size()),
+                          log.end());
   model.growth_events = stats.growth_events;
   model.rebuilds = stats.rebuilds;
   model.growth_log_dropped = src.sim.growth_log_dropped();

@@ -48,16 +48,6 @@ struct PoolView {
   bool refusing() const noexcept { return at_max_capacity || rates.refused_last_second > 0; }
 };
 
-struct GrowthRow {  // one pool growth, as the growth log shows it
-  PoolId pool = PoolId::bullets;
-  std::uint64_t frame = 0;  // simulation step it happened in
-  std::size_t old_capacity = 0, new_capacity = 0, bytes_allocated = 0, relocated_objects = 0;
-  double microseconds = 0;
-  bool relocated = false;
-  bool rebuild = false;  // pooling switched back on: the pool's memory came back,
-                         // not a growth (not in growth_events)
-};
-
 struct FrameRow {           // one rendered (or headless) frame
   std::uint64_t frame = 0;  // engine::FrameStats frame index
   float sim_ms = 0, render_ms = 0;
@@ -101,9 +91,9 @@ struct OverlayModel {
   WalkMode walk = WalkMode::slot_order;  // how pooled stores walk (bitmap, swap-pop or slot-order list)
   std::array<PoolView, kPoolCount> pools{};
   std::size_t bytes_held_total = 0;
-  std::vector<GrowthRow> growth_log;  // oldest first
-  std::uint64_t growth_events = 0;    // all pools, including growths past the log's capacity
-  std::uint64_t rebuilds = 0;         // pools rebuilt by a pooling switch (listed, not counted above)
+  std::vector<GrowthRecord> growth_log;  // oldest first: the simulation's records (sim/growth_log.hpp), as they are
+  std::uint64_t growth_events = 0;       // all pools, including growths past the log's capacity
+  std::uint64_t rebuilds = 0;            // pools rebuilt by a pooling switch (listed, not counted above)
   std::uint64_t growth_log_dropped = 0;
   FrameWindow window;
   PoolingSpans spans;  // over every recorded frame (FrameStats' ring, up to

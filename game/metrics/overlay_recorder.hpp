@@ -4,7 +4,7 @@
 // growth as an event on the frame it happened in) and the PoolRateMeter. The window's
 // GameApp feeds the runtime's own FrameStats; a headless run feeds the recorder's as the
 // StepObserver of run_headless(), so the report of a headless run holds what the overlay shows.
-#include "metrics/headless_run.hpp"
+#include "metrics/step_observer.hpp"
 #include "metrics/overlay_model.hpp"
 #include "metrics/overlay_rates.hpp"
 #include "sim/simulation.hpp"

@@ -6,7 +6,7 @@
 // percentiles are computed at the end. Headless, it is a StepObserver of run_headless();
 // in a window GameApp feeds the same after_step() and adds each frame's render time.
 #include "metrics/frame_log.hpp"
-#include "metrics/headless_run.hpp"
+#include "metrics/step_observer.hpp"
 #include "metrics/heap_figures.hpp"
 #include "sim/simulation.hpp"
 

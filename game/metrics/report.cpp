@@ -24,7 +24,7 @@ std::string hex_hash(std::uint64_t hash) {
 
 nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, const ReportContext& context) {
   using nlohmann::json;
-  const SimStats stats = sim.stats();
+  const SimStats& stats = sim.stats();
   const Settings& settings = sim.applied_settings();
   json report;
   report["frames"] = frames.frames;

@@ -10,7 +10,7 @@
 // to 50 ms of rendering). Frames with pooling off are shaded across both lanes and labelled,
 // so a switch shows as before / during / after on one graph. Pool growths are vertical
 // marks through both lanes; hovering gives the frame's figures.
-#include "metrics/compare_run.hpp"
+#include "metrics/compare_result.hpp"
 #include "metrics/overlay_model.hpp"
 
 #include <imgui.h>

@@ -239,7 +239,7 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
     columns({{"step", 42}, {"pool", 70}, {"capacity", 0}, {"bytes", 56}, {"time", 52}, {"moved", 50}});
     // Newest first: the growth that just happened is the one to explain.
     for (std::size_t k = model.growth_log.size(); k-- > 0;) {
-      const GrowthRow& g = model.growth_log[k];
+      const GrowthRecord& g = model.growth_log[k];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::Text("%" PRIu64, g.frame);
@@ -249,22 +249,22 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
       // A rebuild (pooling switched back on: the pool came back at its warm size) is dim and
       // says so in its last column; it is not one of the growths counted above.
       if (g.rebuild) {
-        ImGui::TextColored(kDim, "%zu -> %zu", g.old_capacity, g.new_capacity);
+        ImGui::TextColored(kDim, "%zu -> %zu", g.event.old_capacity, g.event.new_capacity);
       } else {
-        ImGui::Text("%zu -> %zu", g.old_capacity, g.new_capacity);
+        ImGui::Text("%zu -> %zu", g.event.old_capacity, g.event.new_capacity);
       }
-      cell(Bytes(g.bytes_allocated).text);
+      cell(Bytes(g.event.bytes_allocated).text);
       ImGui::TableNextColumn();
-      if (g.microseconds < 1000) {  // 7 characters at most: the column beside it starts right after
-        ImGui::Text("%.0f us", g.microseconds);
+      if (g.event.microseconds < 1000) {  // 7 characters at most: the column beside it starts right after
+        ImGui::Text("%.0f us", g.event.microseconds);
       } else {
-        ImGui::Text("%.1f ms", g.microseconds / 1000);
+        ImGui::Text("%.1f ms", g.event.microseconds / 1000);
       }
       ImGui::TableNextColumn();
       if (g.rebuild) {
         ImGui::TextColored(kDim, "rebuild");
-      } else if (g.relocated) {
-        ImGui::Text("%zu", g.relocated_objects);
+      } else if (g.event.relocated) {
+        ImGui::Text("%zu", g.event.relocated_objects);
       } else {
         ImGui::TextColored(kDim, "no");
       }

@@ -11,7 +11,7 @@
 // Controls, Advisor and Compare, one open at a time (opening one folds the other), so the
 // column fits 1280x720 without scrolling (taller content would scroll inside the column).
 // Warnings (a pool at its max capacity refusing spawns) sit above the headers, always visible.
-#include "metrics/compare_run.hpp"
+#include "metrics/compare_result.hpp"
 #include "overlay/overlay_graph.hpp"
 #include "overlay/overlay_memory_map.hpp"
 #include "metrics/overlay_model.hpp"
@@ -55,11 +55,17 @@ struct OverlayRuntime {  // what the panel shows of the runtime
   } sound;
 };
 
+// The A/B run as the panel sees it: its record so far and how far it got (the app drives it).
+struct CompareStatus {
+  const CompareResult* result = nullptr;  // null: no comparison yet
+  double progress = 0;                    // 0..1
+};
+
 struct OverlayFrame {
   const OverlayModel& model;
   const Settings& requested;  // Simulation::settings(): what the next step applies
   OverlayRuntime runtime;
-  const CompareRun* compare = nullptr;     // running or finished A/B run, if any
+  CompareStatus compare;                   // running or finished A/B run, if any
   const MemorySnapshot* memory = nullptr;  // set: the "Memory map" section is drawn from it
 };
 

@@ -243,8 +243,8 @@ void OverlayPanel::draw_advisor(const OverlayFrame& frame, OverlayCommands& out)
 // ------------------------------------------------------------------------------ compare
 
 void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out) {
-  const CompareRun* run = frame.compare;
-  const bool running = run && !run->done();
+  const CompareResult* run = frame.compare.result;
+  const bool running = run && !run->done;
   ImGui::SetNextItemWidth(160);
   ImGui::SliderInt("frames each", &compare_frames_, 60, 3600, "%d", ImGuiSliderFlags_AlwaysClamp);
   out.compare_frames = static_cast<std::uint64_t>(compare_frames_);
@@ -263,8 +263,8 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
     ImGui::TextColored(kDim, "no comparison yet");
     return;
   }
-  if (running) ImGui::ProgressBar(static_cast<float>(run->progress()), ImVec2(-1, 0));
-  const CompareResult& r = run->result();
+  if (running) ImGui::ProgressBar(static_cast<float>(frame.compare.progress), ImVec2(-1, 0));
+  const CompareResult& r = *run;
   draw_compare_graph(r, 100, view_.budget_ms, points_scratch_);
   if (!r.done) return;
   // A play tester read "heap/pooled 0.88x" against 6x in the live game: the replay has none of

@@ -12,7 +12,6 @@ struct Input {
   Vec2 aim;              // world position the ship aims at
   bool fire = false;     // held: the weapon fires at its rate while true
   bool restart = false;  // edge: start a new game (new lives, score 0, wave 1)
-  bool pause = false;    // edge: toggles pause; a paused step changes nothing
 };
 
 }  // namespace game

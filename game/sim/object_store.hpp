@@ -22,6 +22,7 @@
 // A pooled store walks its objects in one of three ways (WalkMode, walk_mode.hpp): the pool's
 // bitmap, or an engine::ActiveIndexList of live slots in swap-pop or slot order. Each
 // update() is timed, so the overlay can show what one object's visit costs in each.
+#include "sim/growth_log.hpp"
 #include "sim/walk_mode.hpp"
 
 #include <engine/pool/active_index_list.hpp>
@@ -31,7 +32,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -283,9 +283,12 @@ class ObjectStore {
     return true;
   }
 
-  // Called once per pool growth, and once per pool rebuild with rebuild = true.
-  using GrowthListener = std::function<void(const engine::GrowthEvent&, bool rebuild)>;
-  void set_growth_listener(GrowthListener listener) { listener_ = std::move(listener); }
+  // Where this store's growths go (once per pool growth, and once per pool rebuild with
+  // rebuild = true), recorded as `pool`: the simulation's one growth log.
+  void attach_growth_log(GrowthLog& log, PoolId pool) noexcept {
+    growth_log_ = &log;
+    pool_id_ = pool;
+  }
 
   StoreStats stats() const noexcept {
     const engine::PoolStats pool = pool_.stats();
@@ -362,7 +365,7 @@ class ObjectStore {
   void note_size() noexcept { peak_live_ = std::max(peak_live_, size()); }
   void on_pool_growth(const engine::GrowthEvent& e) {
     if (rebuilding_) ++rebuilds_;
-    if (listener_) listener_(e, rebuilding_);
+    if (growth_log_) growth_log_->record(pool_id_, e, rebuilding_);
   }
   void delete_heap_objects() noexcept {
     for (T* object : heap_) delete object;
@@ -442,7 +445,8 @@ class ObjectStore {
   WalkMode walk_;
   double walk_ns_ = 0;             // smoothed update() time per object
   std::size_t warm_capacity_ = 0;  // pool capacity when heap mode last took over
-  GrowthListener listener_;
+  GrowthLog* growth_log_ = nullptr;
+  PoolId pool_id_ = PoolId::bullets;
   bool rebuilding_ = false;     // inside set_pooling(true): growth events are rebuilds
   std::uint64_t rebuilds_ = 0;  // pool growth events that were rebuilds (in pool.growth_events too)
   std::size_t peak_live_ = 0;

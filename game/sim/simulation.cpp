@@ -103,7 +103,6 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
       particles_(make_policy(scenario.pools[2], scenario.storage), scenario.pooling, seed, kStepSeconds, scenario.walk),
       enemies_(make_policy(scenario.pools[3], scenario.storage), scenario.pooling, seed, scenario_, kStepSeconds),
       grid_(world().expanded(kBulletMargin + kGridCell), kGridCell, kPlayerBulletRadius) {
-  growth_log_.reserve(kGrowthLogCapacity);
   enemies_.store().set_walk(scenario.walk);  // a few hundred at most, but walked the same way
   const Rect storm = world().expanded(kBulletMargin);
   storm_columns_ = static_cast<std::int32_t>(std::ceil((storm.max.x - storm.min.x) / kStormCell));
@@ -113,27 +112,15 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
   hits_.reserve(player_bullets_.store().capacity());
   cancels_.reserve(enemy_bullets_.store().capacity());
   grid_.reserve(enemies_.store().capacity());
-  player_bullets_.store().set_growth_listener(
-      [this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::bullets, e, rebuild); });
-  enemy_bullets_.store().set_growth_listener(
-      [this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::enemy_bullets, e, rebuild); });
-  particles_.store().set_growth_listener(
-      [this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::particles, e, rebuild); });
-  enemies_.store().set_growth_listener(
-      [this](const engine::GrowthEvent& e, bool rebuild) { record_growth(PoolId::enemies, e, rebuild); });
+  player_bullets_.store().attach_growth_log(growth_log_, PoolId::bullets);
+  enemy_bullets_.store().attach_growth_log(growth_log_, PoolId::enemy_bullets);
+  particles_.store().attach_growth_log(growth_log_, PoolId::particles);
+  enemies_.store().attach_growth_log(growth_log_, PoolId::enemies);
   sanitize(applied_, scenario_.weapon);
   settings_ = applied_;
   restart();
   restarts_ = 0;
-}
-
-void Simulation::record_growth(PoolId pool, const engine::GrowthEvent& event, bool rebuild) {
-  // The log never grows past its reservation: a growth must not allocate twice.
-  if (growth_log_.size() < growth_log_.capacity()) {
-    growth_log_.push_back({pool, frame_, event, rebuild});
-  } else {
-    ++growth_log_dropped_;
-  }
+  refresh_stats();
 }
 
 void Simulation::restart() {
@@ -189,8 +176,6 @@ void Simulation::apply_settings() {
 void Simulation::step(const Input& external) {
   apply_settings();
   const Input input = applied_.autofire ? with_autopilot(external) : external;
-  if (input.pause) paused_ = !paused_;
-  if (paused_) return;
   if (input.restart) restart();
   const float dt = kStepSeconds;
   ++frame_;
@@ -270,6 +255,7 @@ void Simulation::step(const Input& external) {
   // 4. Two-phase releases of the dead, then the particles (including this step's new ones).
   enemies_.sweep();
   particles_.update(dt);
+  refresh_stats();
 }
 
 void Simulation::update_player(const Input& input) {
@@ -501,8 +487,10 @@ StoreStats Simulation::pool_stats(PoolId id) const {
   return {};
 }
 
-SimStats Simulation::stats() const {
-  SimStats s;
+void Simulation::refresh_stats() {
+  ++stats_builds_;
+  SimStats& s = stats_;
+  s = SimStats{};
   for (std::size_t i = 0; i < kPoolCount; ++i) {
     s.pools[i] = pool_stats(static_cast<PoolId>(i));
     s.growth_events += s.pools[i].growth_events;
@@ -513,7 +501,6 @@ SimStats Simulation::stats() const {
   s.wave = enemies_.waves_started();
   s.loop_level = enemies_.loop_level();
   s.game_over = game_over_;
-  s.paused = paused_;
   s.frame = frame_;
   s.kills = kills_;
   s.hits = hits_total_;
@@ -525,7 +512,6 @@ SimStats Simulation::stats() const {
   s.heat_multiplier = heat_multiplier();
   const float top = std::log2(std::max(1.0f, scenario_.escalation.max_multiplier));
   s.heat_fraction = top > 0 ? player_.heat / top : 0.0f;
-  return s;
 }
 
 }  // namespace game

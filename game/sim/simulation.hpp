@@ -11,6 +11,7 @@
 #include "sim/bullet_manager.hpp"
 #include "sim/collision_grid.hpp"
 #include "sim/enemy_manager.hpp"
+#include "sim/growth_log.hpp"
 #include "sim/input.hpp"
 #include "sim/particle_system.hpp"
 #include "sim/scenario.hpp"
@@ -22,14 +23,6 @@
 
 namespace game {
 
-// One pool growth, stamped with the pool and the step it happened in (overlay, report).
-struct GrowthRecord {
-  PoolId pool;
-  std::uint64_t frame;
-  engine::GrowthEvent event;
-  bool rebuild = false;  // the pool's memory coming back when pooling is switched on: not a growth
-};
-
 struct SimStats {
   std::array<StoreStats, kPoolCount> pools{};  // indexed by PoolId
   std::int64_t score = 0;
@@ -37,8 +30,7 @@ struct SimStats {
   std::uint32_t wave = 0;        // waves started this game
   std::uint32_t loop_level = 0;  // completed passes through the wave list
   bool game_over = false;
-  bool paused = false;
-  std::uint64_t frame = 0;                                      // simulated steps (pauses excluded)
+  std::uint64_t frame = 0;                                      // simulated steps
   std::uint64_t kills = 0, hits = 0, deaths = 0, restarts = 0;  // this run
   std::uint64_t growth_events = 0;                              // all pools, this run (rebuilds not included)
   std::uint64_t rebuilds = 0;                                   // pools rebuilt by switching pooling back on, this run
@@ -69,10 +61,13 @@ class Simulation {
 
   // FNV-1a over the whole game state, objects in spawn order. Allocates scratch (not per step).
   std::uint64_t state_hash() const;
-  SimStats stats() const;
+  // Built once per step, at its end (and by the constructor): the overlay, the report, the
+  // recorders and the audio all read this one copy. Nothing outside step() changes the game.
+  const SimStats& stats() const noexcept { return stats_; }
+  std::uint64_t stats_builds() const noexcept { return stats_builds_; }  // steps + 1: a test counts it
   // Pool growths so far, oldest first (at most kGrowthLogCapacity; later ones are counted only).
-  const std::vector<GrowthRecord>& growth_log() const noexcept { return growth_log_; }
-  std::uint64_t growth_log_dropped() const noexcept { return growth_log_dropped_; }
+  const std::vector<GrowthRecord>& growth_log() const noexcept { return growth_log_.records(); }
+  std::uint64_t growth_log_dropped() const noexcept { return growth_log_.dropped(); }
 
   // What the autopilot would press this step (used by step() when autofire is on).
   Input autopilot_input() const;
@@ -107,10 +102,9 @@ class Simulation {
   const EnemyManager& enemies() const noexcept { return enemies_; }
   float game_time() const noexcept { return game_time_; }  // seconds since (re)start: the stars scroll by it
   std::uint64_t frame() const noexcept { return frame_; }
-  bool paused() const noexcept { return paused_; }
   bool game_over() const noexcept { return game_over_; }
 
-  static constexpr std::size_t kGrowthLogCapacity = 1024;
+  static constexpr std::size_t kGrowthLogCapacity = GrowthLog::kCapacity;
 
  private:
   struct Player {
@@ -149,8 +143,8 @@ class Simulation {
   void kill_enemy(const Enemy& enemy);
   void lose_life();
   void explode(Vec2 at, int count, float scale);
-  void record_growth(PoolId pool, const engine::GrowthEvent& event, bool rebuild);
   StoreStats pool_stats(PoolId id) const;
+  void refresh_stats();
 
   Scenario scenario_;
   std::uint64_t seed_;
@@ -172,15 +166,15 @@ class Simulation {
   std::uint64_t stale_refusals_ = 0;  // homing lookups the enemy store refused
   std::uint64_t homing_live_ = 0;     // homing shots alive after the last bullet pass (max_live caps it)
   float aura_radius_ = 0;             // this step: enemy bullets nearer the ship than this are cancelled
-  std::vector<GrowthRecord> growth_log_;
-  std::uint64_t growth_log_dropped_ = 0;
+  GrowthLog growth_log_{frame_};      // reads frame_ when a pool grows (declared below: only its address is taken here)
   std::int64_t score_ = 0;
   std::uint64_t frame_ = 0;
   float game_time_ = 0;       // seconds since (re)start, for the autopilot and the stars
   float game_over_time_ = 0;  // seconds since the game ended
   bool game_over_ = false;
-  bool paused_ = false;
   std::uint64_t kills_ = 0, hits_total_ = 0, deaths_ = 0, restarts_ = 0;
+  SimStats stats_;
+  std::uint64_t stats_builds_ = 0;
 };
 
 }  // namespace game

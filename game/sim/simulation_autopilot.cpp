@@ -57,7 +57,6 @@ Input Simulation::with_autopilot(const Input& player) const {
     in.aim = player.aim;
   }
   in.restart = in.restart || player.restart;
-  in.pause = player.pause;
   return in;
 }
 

@@ -94,7 +94,7 @@ std::uint64_t Simulation::state_hash() const {
   h.add_f32(game_time_);
   h.add_f32(game_over_time_);
   h.add_bool(game_over_);
-  h.add_bool(paused_);
+  h.add_bool(false);  // where the simulation's own pause flag was: kept, so hashes pinned before it went still match
   h.add_u64(static_cast<std::uint64_t>(score_));
   h.add_u64(kills_);
   h.add_u64(hits_total_);

@@ -9,11 +9,11 @@
 // Both runs step through the one step loop (game::StepLoop, step_loop.hpp); the reference is
 // game::run_headless itself, so it is exactly `poolshot --headless --autofire` of the scenario.
 // Exit 0 when every check holds, 1 with one line per failed check, 2 on a bad argument.
-#include "metrics/headless_run.hpp"
+#include "app/headless_run.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation.hpp"
 #include "soak/soak_watch.hpp"
-#include "metrics/step_loop.hpp"
+#include "app/step_loop.hpp"
 
 #include <algorithm>
 #include <array>
@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
   loop.run(args.frames, [] { return game::Input{}; });
   const Totals& totals = watch.totals();
 
-  const game::SimStats end = sim.stats();
+  const game::SimStats& end = sim.stats();
   std::uint64_t stale = 0, failed_releases = 0;
   for (const auto& pool : end.pools) {
     stale += pool.stale_gets;

@@ -3,7 +3,7 @@
 // (caps, the policy's capacity bound, live peaks, resident memory), as the observer of the
 // one step loop (game::StepLoop). soak_main.cpp runs it and judges the totals.
 #include "sim/simulation.hpp"
-#include "metrics/step_loop.hpp"
+#include "app/step_loop.hpp"
 
 #include <array>
 #include <cstddef>

@@ -3,7 +3,7 @@
 // suggestion applied mid-game through Settings (the overlay's button) stops all growth
 // after the step that applies it. Neither changes the game.
 #include "metrics/capacity_advisor.hpp"
-#include "metrics/headless_run.hpp"
+#include "app/headless_run.hpp"
 #include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // CSV export: the overlay's frame window and growth log, and the A/B comparison, as files
 // with the documented columns and one row per frame or growth.
-#include "metrics/compare_run.hpp"
+#include "app/compare_run.hpp"
 #include "metrics/csv_export.hpp"
 #include "metrics/overlay_recorder.hpp"
 #include "tests/test_support.hpp"

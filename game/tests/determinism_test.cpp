@@ -175,23 +175,5 @@ TEST(Determinism, SwitchesAreReallyApplied) {
   EXPECT_EQ(sim.applied_settings().storage, engine::StorageMode::stable);
 }
 
-TEST(Determinism, PausedStepsChangeNothing) {
-  const Scenario s = repo_scenario("default.json");
-  Simulation sim(s, 2);
-  sim.settings().autofire = false;
-  for (int f = 0; f < 100; ++f) sim.step({});
-  Input pause;
-  pause.pause = true;
-  sim.step(pause);
-  ASSERT_TRUE(sim.paused());
-  const std::uint64_t frozen = sim.state_hash();
-  for (int f = 0; f < 50; ++f) sim.step({});
-  EXPECT_EQ(frozen, sim.state_hash()) << "paused steps must not move anything";
-  sim.step(pause);
-  EXPECT_FALSE(sim.paused());
-  sim.step({});
-  EXPECT_NE(frozen, sim.state_hash());
-}
-
 }  // namespace
 }  // namespace game

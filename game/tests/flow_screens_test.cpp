@@ -7,7 +7,7 @@
 #include "tests/offscreen_game.hpp"
 #include "app/best_score.hpp"
 #include "app/game_app.hpp"
-#include "metrics/headless_run.hpp"
+#include "app/headless_run.hpp"
 #include "metrics/overlay_recorder.hpp"
 #include "tests/test_support.hpp"
 

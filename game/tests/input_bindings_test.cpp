@@ -8,7 +8,7 @@
 #include "tests/offscreen_game.hpp"
 #include "app/frame_camera.hpp"
 #include "app/game_app.hpp"
-#include "metrics/headless_run.hpp"
+#include "app/headless_run.hpp"
 #include "app/input_bindings.hpp"
 #include "metrics/overlay_recorder.hpp"
 #include "tests/test_support.hpp"

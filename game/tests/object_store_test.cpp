@@ -106,17 +106,21 @@ TEST(ObjectStore, HeapModeCountsPointerArrayGrowth) {
   store.clear();
 }
 
-TEST(ObjectStore, PooledGrowthIsReportedToTheListener) {
+TEST(ObjectStore, PooledGrowthIsRecordedInTheAttachedGrowthLog) {
   ObjectStore<Tracked> store(policy(4, 1000), true);
-  int growths = 0;
-  store.set_growth_listener([&](const engine::GrowthEvent& e, bool rebuild) {
-    EXPECT_FALSE(rebuild);
-    ++growths;
-    EXPECT_GT(e.new_capacity, e.old_capacity);
-  });
+  const std::uint64_t step = 7;
+  GrowthLog log(step);
+  store.attach_growth_log(log, PoolId::particles);
   for (std::uint64_t i = 0; i < 100; ++i) store.spawn(Tracked(i, 0));
-  EXPECT_GE(growths, 4);  // 4 -> 8 -> 16 -> 32 -> 64 -> 128
-  EXPECT_EQ(store.stats().growth_events, static_cast<std::uint64_t>(growths));
+  const auto& records = log.records();
+  EXPECT_GE(records.size(), 4u);  // 4 -> 8 -> 16 -> 32 -> 64 -> 128
+  EXPECT_EQ(store.stats().growth_events, records.size());
+  for (const GrowthRecord& g : records) {
+    EXPECT_FALSE(g.rebuild);
+    EXPECT_EQ(g.pool, PoolId::particles);
+    EXPECT_EQ(g.frame, step);
+    EXPECT_GT(g.event.new_capacity, g.event.old_capacity);
+  }
   store.clear();
 }
 
@@ -231,11 +235,13 @@ INSTANTIATE_TEST_SUITE_P(Walks, ObjectStoreWalks,
 // growth count stays where it was (before, each switch added one "N -> N" growth row per pool).
 TEST(ObjectStore, StorageSwitchIsARebuildNotAGrowth) {
   ObjectStore<Tracked> store(policy(4, 100000), true);
-  std::vector<bool> heard;
-  store.set_growth_listener([&](const engine::GrowthEvent&, bool rebuild) { heard.push_back(rebuild); });
+  const std::uint64_t step = 0;
+  GrowthLog log(step);
+  store.attach_growth_log(log, PoolId::bullets);
+  const auto& records = log.records();
   for (std::uint64_t i = 0; i < 100; ++i) store.spawn(Tracked(i, 0));
   const std::uint64_t growths = store.stats().growth_events;
-  const std::size_t growth_calls = heard.size();
+  const std::size_t growth_calls = records.size();
   std::uint64_t switches = 0;
   for (engine::StorageMode mode :
        {engine::StorageMode::packed, engine::StorageMode::stable, engine::StorageMode::contiguous}) {
@@ -246,29 +252,31 @@ TEST(ObjectStore, StorageSwitchIsARebuildNotAGrowth) {
     EXPECT_EQ(store.stats().growth_events, growths) << engine::storage_mode_name(mode);
     EXPECT_EQ(store.stats().rebuilds, switches) << engine::storage_mode_name(mode);
   }
-  ASSERT_EQ(heard.size(), growth_calls + 3);
-  for (std::size_t i = growth_calls; i < heard.size(); ++i) EXPECT_TRUE(heard[i]) << "call " << i;
+  ASSERT_EQ(records.size(), growth_calls + 3);
+  for (std::size_t i = growth_calls; i < records.size(); ++i) EXPECT_TRUE(records[i].rebuild) << "record " << i;
   EXPECT_EQ(store.size(), 100u);
 }
 
 // Switching pooling back on reserves the pool's warm capacity in one go ("0 -> N"). That is a
-// rebuild, not a growth: the listener hears it labelled, growth_events stays where it was.
+// rebuild, not a growth: the growth log records it labelled, growth_events stays where it was.
 TEST(ObjectStore, PoolingSwitchBackIsARebuildNotAGrowth) {
   ObjectStore<Tracked> store(policy(4, 100000), true);
-  std::vector<bool> heard;  // rebuild flag of each listener call
-  store.set_growth_listener([&](const engine::GrowthEvent&, bool rebuild) { heard.push_back(rebuild); });
+  const std::uint64_t step = 0;
+  GrowthLog log(step);
+  store.attach_growth_log(log, PoolId::bullets);
+  const auto& records = log.records();
   for (std::uint64_t i = 0; i < 100; ++i) store.spawn(Tracked(i, 0));
   const std::uint64_t growths = store.stats().growth_events;
   ASSERT_GT(growths, 0u);
-  const std::size_t growth_calls = heard.size();
+  const std::size_t growth_calls = records.size();
   for (int round = 1; round <= 3; ++round) {
     store.set_pooling(false);
     store.set_pooling(true);
     EXPECT_EQ(store.stats().growth_events, growths) << "round " << round;
     EXPECT_EQ(store.stats().rebuilds, static_cast<std::uint64_t>(round));
   }
-  ASSERT_EQ(heard.size(), growth_calls + 3);
-  for (std::size_t i = 0; i < heard.size(); ++i) EXPECT_EQ(heard[i], i >= growth_calls) << "call " << i;
+  ASSERT_EQ(records.size(), growth_calls + 3);
+  for (std::size_t i = 0; i < records.size(); ++i) EXPECT_EQ(records[i].rebuild, i >= growth_calls) << "record " << i;
   store.clear();
 }
 

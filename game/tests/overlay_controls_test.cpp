@@ -6,7 +6,7 @@
 #include "sim/atlas_cells.hpp"
 #include "tests/offscreen_game.hpp"
 #include "app/game_app.hpp"
-#include "metrics/headless_run.hpp"
+#include "app/headless_run.hpp"
 #include "metrics/overlay_recorder.hpp"
 #include "tests/test_support.hpp"
 
@@ -88,13 +88,17 @@ TEST(OverlayControls, PoolingCheckboxAndPauseButtonWork) {
   Harness h("default.json", true);
   SKIP_WITHOUT_GL(h);
   std::uint64_t step_at_pause = 0, step_while_paused = 0;
+  FlowState flow_while_paused = FlowState::title;
   h.game->script = [&](int f) {
     h.fold_the_open_sections(f);    // room for the sections below
     h.click_on(f, 22, "Controls");  // opens the section
     h.click_on(f, 30, "pooling");   // off
     h.click_on(f, 38, "Pause");
     if (f == 46) step_at_pause = h.sim.frame();
-    if (f == 54) step_while_paused = h.sim.frame();
+    if (f == 54) {
+      step_while_paused = h.sim.frame();
+      flow_while_paused = h.game->flow().state();
+    }
     h.click_on(f, 56, "Pause");  // now labelled Resume, same place
   };
   ASSERT_EQ(h.run(78), 0);
@@ -102,6 +106,7 @@ TEST(OverlayControls, PoolingCheckboxAndPauseButtonWork) {
   EXPECT_FALSE(h.sim.stats().pools[0].pooled);
   EXPECT_GT(step_at_pause, 30u);
   EXPECT_EQ(step_while_paused, step_at_pause) << "paused: no steps";
+  EXPECT_EQ(flow_while_paused, FlowState::paused) << "one pause: the panel's button pauses the flow, as P does";
   EXPECT_FALSE(h.app->paused());
   EXPECT_GT(h.sim.frame(), step_while_paused + 10) << "resumed";
   // With pooling off, every spawn is a new: the overlay's allocation count shows it.

@@ -8,7 +8,7 @@
 #include "sim/atlas_cells.hpp"
 #include "tests/offscreen_game.hpp"
 #include "app/game_app.hpp"
-#include "metrics/headless_run.hpp"
+#include "app/headless_run.hpp"
 #include "metrics/overlay_recorder.hpp"
 #include "tests/pixel_probe.hpp"
 #include "tests/test_support.hpp"

@@ -79,14 +79,14 @@ TEST(OverlayModel, MatchesTheReportOfAHeadlessRunFieldByField) {
   ASSERT_EQ(m.growth_log.size(), log.size());
   EXPECT_EQ(m.growth_events, growths);
   for (std::size_t i = 0; i < log.size(); ++i) {
-    const GrowthRow& g = m.growth_log[i];
+    const GrowthRecord& g = m.growth_log[i];
     EXPECT_EQ(pool_name(g.pool), log[i].at("pool").get<std::string>());
     EXPECT_EQ(g.frame, log[i].at("frame").get<std::uint64_t>());
-    EXPECT_EQ(g.old_capacity, log[i].at("old_capacity").get<std::size_t>());
-    EXPECT_EQ(g.new_capacity, log[i].at("new_capacity").get<std::size_t>());
-    EXPECT_EQ(g.bytes_allocated, log[i].at("bytes_allocated").get<std::size_t>());
-    EXPECT_EQ(g.relocated, log[i].at("relocated").get<bool>());
-    EXPECT_DOUBLE_EQ(g.microseconds, log[i].at("microseconds").get<double>());
+    EXPECT_EQ(g.event.old_capacity, log[i].at("old_capacity").get<std::size_t>());
+    EXPECT_EQ(g.event.new_capacity, log[i].at("new_capacity").get<std::size_t>());
+    EXPECT_EQ(g.event.bytes_allocated, log[i].at("bytes_allocated").get<std::size_t>());
+    EXPECT_EQ(g.event.relocated, log[i].at("relocated").get<bool>());
+    EXPECT_DOUBLE_EQ(g.event.microseconds, log[i].at("microseconds").get<double>());
   }
 
   // Frame times: the 10 s window covers exactly the 600 steps the report's percentiles cover.
@@ -102,7 +102,7 @@ TEST(OverlayModel, MatchesTheReportOfAHeadlessRunFieldByField) {
   std::set<std::uint64_t> marked, logged;
   for (const FrameRow& row : w.rows)
     if (row.grew != 0) marked.insert(row.frame + 1);
-  for (const GrowthRow& g : m.growth_log) logged.insert(g.frame);
+  for (const GrowthRecord& g : m.growth_log) logged.insert(g.frame);
   EXPECT_EQ(marked, logged);
   EXPECT_EQ(w.growth_frames, logged.size());
 

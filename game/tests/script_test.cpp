@@ -2,7 +2,7 @@
 // the file, the key and the reason. A scripted run is the same game whatever the storage,
 // also when the script switches pooling and storage mid-run; the phase recorder splits the
 // run where the settings change.
-#include "metrics/headless_run.hpp"
+#include "app/headless_run.hpp"
 #include "metrics/phase_recorder.hpp"
 #include "sim/script.hpp"
 #include "tests/test_support.hpp"

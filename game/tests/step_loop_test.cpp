@@ -4,9 +4,11 @@
 // comes from engine::FrameStats / engine::summarize_times. These tests pin that: the same
 // steps give the same game whichever caller takes them, and the same series gives the same
 // percentiles whichever view shows it.
-#include "metrics/compare_run.hpp"
+#include "app/compare_run.hpp"
+#include "app/headless_run.hpp"
+#include "app/step_loop.hpp"
 #include "metrics/overlay_recorder.hpp"
-#include "metrics/step_loop.hpp"
+#include "metrics/phase_recorder.hpp"
 #include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -28,6 +30,22 @@ void expect_exact(const Percentiles& p, const char* who) {
   EXPECT_EQ(p.p50, 50.0) << who;
   EXPECT_EQ(p.p99, 99.0) << who;
   EXPECT_EQ(p.max, 100.0) << who;
+}
+
+// SimStats are built once per step, at its end (and once by the constructor), however many
+// views read them: the step loop, the overlay's recorder, the phase recorder, the model.
+TEST(OneStepLoop, SimStatsAreBuiltOncePerStepWhateverReadsThem) {
+  Simulation sim(test::repo_scenario("default.json"), 3);
+  sim.settings().autofire = true;
+  EXPECT_EQ(sim.stats_builds(), 1u) << "the constructor's";
+  OverlayRecorder overlay;
+  PhaseRecorder phases(sim, 300);
+  StepObservers both{&overlay, &phases};
+  run_headless(sim, 300, Input{}, 0, &both);
+  const OverlayModel model = overlay.model(sim);
+  EXPECT_EQ(model.sim_step, 300u);
+  EXPECT_GT(sim.stats().pools[static_cast<std::size_t>(PoolId::bullets)].live, 0u) << "a run with load";
+  EXPECT_EQ(sim.stats_builds(), 301u) << "one build per step, read by every view";
 }
 
 TEST(OneFrameRecorder, EveryViewGivesTheSamePercentilesOfOneSeries) {

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers shared by the game's tests: load the repo's scenarios, run a simulation, run the
 // real binary.
-#include "metrics/headless_run.hpp"
+#include "app/headless_run.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation.hpp"
 

@@ -1,47 +1,24 @@
 #pragma once
-// game::StepLoop: the one step loop. Everything that steps a Simulation outside the
-// runtime's window steps it through StepLoop:
+// game::StepLoop: the one step loop. Everything that steps a Simulation steps it here:
+//   GameApp              the window: each fixed step the runtime's clock allows (game_app.hpp)
 //   game::run_headless   `poolshot --headless`, its report and --frame-csv, tests (headless_run.hpp)
 //   game::CompareRun     the A/B compare: one StepLoop per run, stepped in turn (compare_run.hpp)
 //   poolshot_soak        long play with pooling switched on and off (game/soak/soak_main.cpp)
-// (engine::Application has no headless loop: a game's headless run needs the simulation's
-// own counters, so it lives here; the window's steps come from Application's fixed-step loop.)
+// It lives in the app layer because it drives; game/metrics only records (StepObserver,
+// FrameLog). engine::Application decides when the window steps, not how.
 //
 // One step: the observer's before_step(), the input, then the step itself, timed with
 // steady_clock and its operator new calls counted (alloc_counter.hpp), with nothing else
 // inside the timed part; then, outside it, the growth check, the FrameLog record, the
 // observer's after_step() and the pacing rest (set_pacing).
 #include "metrics/frame_log.hpp"
+#include "metrics/step_observer.hpp"
 #include "sim/input.hpp"
 #include "sim/simulation.hpp"
 
-#include <array>
-#include <cstddef>
 #include <cstdint>
-#include <initializer_list>
 
 namespace game {
-
-// Told about every step of a StepLoop, outside the timed part: the overlay's recorder
-// (overlay_recorder.hpp) listens this way, so a headless report holds what the overlay shows.
-class StepObserver {
- public:
-  virtual ~StepObserver() = default;
-  virtual void before_step() = 0;
-  virtual void after_step(const Simulation& sim, const SimStats& after, double sim_ms, std::uint64_t allocations) = 0;
-};
-
-// Tells each of up to four observers in turn (nullptr entries are skipped): the overlay's
-// recorder and the phase recorder listen to one run together.
-class StepObservers final : public StepObserver {
- public:
-  StepObservers(std::initializer_list<StepObserver*> observers) noexcept;
-  void before_step() override;
-  void after_step(const Simulation& sim, const SimStats& after, double sim_ms, std::uint64_t allocations) override;
-
- private:
-  std::array<StepObserver*, 4> observers_{};
-};
 
 struct StepResult {
   double sim_ms = 0;              // the step alone (steady_clock)

@@ -1,4 +1,4 @@
-#include "metrics/step_loop.hpp"
+#include "app/step_loop.hpp"
 
 #include "metrics/alloc_counter.hpp"
 
@@ -28,25 +28,6 @@ std::uint64_t count_step_allocations(Simulation& sim, const Input& input) {
   return heap_alloc_count() - before;
 }
 
-StepObservers::StepObservers(std::initializer_list<StepObserver*> observers) noexcept {
-  std::size_t n = 0;
-  for (StepObserver* o : observers) {
-    if (o && n < observers_.size()) observers_[n++] = o;
-  }
-}
-
-void StepObservers::before_step() {
-  for (StepObserver* o : observers_) {
-    if (o) o->before_step();
-  }
-}
-
-void StepObservers::after_step(const Simulation& sim, const SimStats& after, double sim_ms, std::uint64_t allocations) {
-  for (StepObserver* o : observers_) {
-    if (o) o->after_step(sim, after, sim_ms, allocations);
-  }
-}
-
 StepLoop::StepLoop(Simulation& sim, FrameLog* log, StepObserver* observer, bool paced)
     : sim_(sim), log_(log), observer_(observer), paced_(paced) {}
 
@@ -68,7 +49,7 @@ StepResult StepLoop::timed_step(const Input& input) {
   r.allocations = heap_alloc_count() - allocs_before;
   // Bookkeeping after the clock stopped and the allocations were counted: not measured.
   r.sim_ms = std::chrono::duration<double, std::milli>(stop - start).count();
-  const SimStats after = sim_.stats();
+  const SimStats& after = sim_.stats();
   r.storage_grew = after.growth_events != growths_before;
   ++steps_;
   if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.storage_grew);

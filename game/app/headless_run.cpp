@@ -1,4 +1,4 @@
-#include "metrics/headless_run.hpp"
+#include "app/headless_run.hpp"
 
 #include <algorithm>
 

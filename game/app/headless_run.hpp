@@ -1,19 +1,17 @@
 #pragma once
 // game::run_headless: `poolshot --headless` and the tests' runs. N steps of the one step
 // loop (StepLoop, step_loop.hpp) into a FrameLog sized for the run, summarised for the report.
+#include "app/step_loop.hpp"
 #include "metrics/frame_log.hpp"
+#include "metrics/step_observer.hpp"
 #include "sim/input.hpp"
 #include "sim/script.hpp"
 #include "sim/simulation.hpp"
-#include "metrics/step_loop.hpp"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace game {
-
-inline constexpr std::uint64_t kDefaultWarmupFrames = 120;  // 2 s of game
-inline constexpr std::size_t kMaxTimedFrames = std::size_t{1} << 20;
 
 // Runs `frames` steps with `input` each step (autofire, if on in the settings, overrides it).
 FrameSummary run_headless(Simulation& sim, std::uint64_t frames, const Input& input = {},

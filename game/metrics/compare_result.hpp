@@ -1,0 +1,47 @@
+#pragma once
+// game::CompareResult: what the A/B comparison recorded (app/compare_run.hpp drives it: the
+// same scenario, seed, settings and input run twice, pooled and heap, interleaved step by
+// step). Each run's steps go into its own FrameLog, whose engine::FrameStats gives the
+// percentiles, as in a headless run's report. The overlay, the chart, the CSV and the report
+// read this; none of them steps a simulation.
+#include "metrics/frame_log.hpp"
+#include "sim/simulation.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace game {
+
+struct CompareSeries {
+  bool pooling = true;
+  FrameLog log{1, 0};  // every step of the run (reserved for all of them by CompareRun)
+  std::size_t steps() const noexcept { return log.frames().size(); }  // recorded so far
+  float sim_ms(std::size_t step) const noexcept;                      // 0-based, oldest first
+  std::uint64_t allocations(std::size_t step) const noexcept;         // operator new calls
+  Percentiles sim;  // over every step's sim_ms (filled when the run is done)
+  std::uint64_t heap_allocs_total = 0, heap_allocs_max = 0;
+  std::uint64_t growth_events = 0;  // all pools (heap mode: pointer-array growths)
+  std::size_t bytes_held = 0;       // all pools, at the end
+  std::uint64_t state_hash = 0;     // at the end
+};
+
+struct CompareResult {
+  std::string scenario;
+  std::uint64_t seed = 0;
+  std::uint64_t frames = 0;  // steps each run makes
+  CompareSeries pooled, heap;
+  bool done = false;
+  bool same_game() const noexcept { return pooled.state_hash == heap.state_hash; }
+};
+
+// Fills a finished series' summary from its log and its simulation's end state.
+void summarize(CompareSeries& series, const Simulation& sim);
+
+// heap / pooled of two figures; null in JSON when pooled is 0.
+double compare_ratio(double heap, double pooled) noexcept;
+// The report of `poolshot --headless --compare`: both runs' summaries and their ratios.
+nlohmann::json compare_json(const CompareResult& result);
+
+}  // namespace game
