@@ -38,7 +38,6 @@ CompareResult empty_result(const Scenario& scenario, std::uint64_t seed, std::ui
 
 }  // namespace
 
-
 CompareRun::CompareRun(const Scenario& scenario, std::uint64_t seed, const Settings& settings, std::uint64_t frames)
     : pooled_(make_run(scenario, seed, settings, true)),
       heap_(make_run(scenario, seed, settings, false)),

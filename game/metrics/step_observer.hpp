@@ -11,7 +11,7 @@
 
 namespace game {
 
-inline constexpr std::uint64_t kDefaultWarmupFrames = 120;  // 2 s of game: not in the steady figures
+inline constexpr std::uint64_t kDefaultWarmupFrames = 120;            // 2 s of game: not in the steady figures
 inline constexpr std::size_t kMaxTimedFrames = std::size_t{1} << 20;  // a run's FrameLog holds at most this many
 
 // Told about every step of a StepLoop, outside the timed part: the overlay's recorder
