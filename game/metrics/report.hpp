@@ -1,6 +1,6 @@
 #pragma once
 // The JSON report `poolshot --report FILE` writes at exit: what ran, the state hash, frame
-// times, the pools, and heap allocations (see frame_log.hpp for "steady state"); with an
+// times, the pools, and heap allocations by kind of frame (frame_log.hpp: FrameKind); with an
 // OverlayModel also what the debug overlay shows ("overlay") and the capacity advice ("advisor"),
 // with a PhaseRecorder the spans between settings changes ("phases").
 #include "metrics/frame_log.hpp"

@@ -144,7 +144,13 @@ TEST_F(Cli, ReportHashIsTheSameWithPoolingOnAndOff) {
     }
   }
   EXPECT_EQ(a.at("heap_allocs").at("per_frame_max_steady"), 0);
-  EXPECT_GT(b.at("heap_allocs").at("per_frame_max_steady").get<int>(), 0) << "heap mode allocates per object";
+  EXPECT_EQ(a.at("heap_allocs").at("heap_frames"), 0);
+  EXPECT_EQ(a.at("heap_allocs").at("per_frame_max_heap"), -1) << "no heap frame";
+  // Pooling off: every frame is a heap frame, reported as such and never as steady.
+  EXPECT_EQ(b.at("heap_allocs").at("steady_frames"), 0);
+  EXPECT_EQ(b.at("heap_allocs").at("per_frame_max_steady"), -1) << "no pooled frame";
+  EXPECT_EQ(b.at("heap_allocs").at("heap_frames"), 900 - b.at("heap_allocs").at("warmup_frames").get<int>());
+  EXPECT_GT(b.at("heap_allocs").at("per_frame_max_heap").get<int>(), 0) << "heap mode allocates per object";
 }
 
 TEST_F(Cli, DifferentSeedDifferentHash) {
