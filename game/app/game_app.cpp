@@ -167,6 +167,9 @@ void GameApp::imgui() {
   runtime.vsync = app_.vsync();
   runtime.deterministic = app_.deterministic();
   runtime.sound = {audio_.device_open(), audio_.volume(), audio_.muted()};
+  const engine::RenderPathInfo render = app_.render_path_info();
+  runtime.render = {engine::render_path_name(render.path), render.chosen_by_auto, render.gl_renderer,
+                    engine::is_software_renderer(render.gl_renderer)};
   if (memory_.due(sim_.frame())) memory_.refresh(sim_);
   carry_out(panel_.draw({model_, sim_.settings(), runtime, compare_.get(), &memory_}));
 }

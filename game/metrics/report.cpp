@@ -39,6 +39,12 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
   report["autofire"] = settings.autofire;
   report["stress"] = settings.stress;
   report["state_hash"] = hex_hash(sim.state_hash());
+  const ReportRender& render = context.render;
+  const bool drew = !render.path.empty();
+  report["render"] = {{"path", drew ? json(render.path) : json()},
+                      {"requested", render.requested},
+                      {"gl_renderer", drew ? json(render.gl_renderer) : json()},
+                      {"software_gl", drew ? json(render.software_gl) : json()}};
   report["frame_ms"] = {{"sim", to_json(frames.sim_ms)},
                         {"render", to_json(frames.render_ms)},
                         {"total", to_json(frames.total_ms)},

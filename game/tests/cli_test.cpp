@@ -180,4 +180,38 @@ TEST_F(Cli, OffscreenWindowPlaysTheSameGameAsHeadless) {
   EXPECT_GT(fs::file_size(shot), 1000u);
 }
 
+// --render-path auto (the default) picks the path from GL_RENDERER once the context exists,
+// and the report names the path, the request and the GL; a headless run draws nothing.
+TEST_F(Cli, RenderPathAutoIsChosenFromTheGlAndNamedInTheReport) {
+  const std::string offscreen = "SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy";
+  const fs::path chosen = dir_ / "auto.json", asked = dir_ / "instanced.json", headless = dir_ / "headless.json";
+  const auto a = report_of(run_poolshot("--render-path auto --frames 30 --report " + chosen.string(),
+                                        Streams::stderr_only, offscreen),
+                           chosen);
+  const nlohmann::json& render = a.at("render");
+  EXPECT_EQ(render.at("requested"), "auto");
+  const std::string gl = render.at("gl_renderer").get<std::string>();
+  EXPECT_FALSE(gl.empty());
+  const bool software = render.at("software_gl").get<bool>();
+  EXPECT_EQ(render.at("path"), software ? "fast" : "instanced") << gl;
+  if (gl.find("llvmpipe") != std::string::npos) {
+    EXPECT_TRUE(software) << gl;
+  }
+  EXPECT_GT(a.at("frame_ms").at("render").at("p50").get<double>(), 0.0);
+
+  const auto i = report_of(run_poolshot("--render-path instanced --frames 5 --report " + asked.string(),
+                                        Streams::stderr_only, offscreen),
+                           asked);
+  EXPECT_EQ(i.at("render").at("requested"), "instanced");
+  EXPECT_EQ(i.at("render").at("path"), "instanced") << "asked for, whatever the GL";
+
+  const auto h = report_of(run_poolshot("--headless --frames 5 --report " + headless.string()), headless);
+  EXPECT_EQ(h.at("render").at("requested"), "auto");
+  EXPECT_TRUE(h.at("render").at("path").is_null()) << "no GL, no path";
+  EXPECT_TRUE(h.at("render").at("gl_renderer").is_null());
+
+  expect_usage_error(run_poolshot("--render-path foo --frames 5", Streams::stderr_only, offscreen),
+                     "--render-path: 'foo' is not 'auto', 'fast' or 'instanced'");
+}
+
 }  // namespace
