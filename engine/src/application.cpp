@@ -88,7 +88,10 @@ Status Application::init_video() {
   wc.fullscreen = config_.fullscreen;
   if (Status s = window_.open(wc); !s) return s;
   if (Status s = renderer_.init(asset_path("shaders")); !s) return s;
-  renderer_.set_path(config_.render_path);
+  // auto: the path is the GL implementation's, known only now that the context exists.
+  const auto* gl_renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  gl_renderer_ = gl_renderer != nullptr ? gl_renderer : "";
+  renderer_.set_path(config_.auto_render_path ? choose_render_path(gl_renderer) : config_.render_path);
   if (!config_.atlas_path.empty()) {
     if (Status s = renderer_.load_atlas(asset_path(config_.atlas_path), config_.atlas_cell_px); !s) return s;
   }
@@ -97,7 +100,8 @@ Status Application::init_video() {
   camera_.viewport = {static_cast<float>(size.x), static_cast<float>(size.y)};
   log_line(std::string(mode_name(config_.mode)) + ": video driver '" + window_.video_driver() + "', GL renderer '" +
            window_.gl_renderer() + "', OpenGL " + window_.gl_version() + ", vsync " +
-           (window_.vsync() ? "on" : (config_.vsync ? "refused by the driver" : "off")));
+           (window_.vsync() ? "on" : (config_.vsync ? "refused by the driver" : "off")) + ", render path " +
+           render_path_name(renderer_.path()) + (config_.auto_render_path ? " (auto)" : ""));
   initialised_ = true;
   return Status::ok();
 }

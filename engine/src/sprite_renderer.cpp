@@ -3,6 +3,7 @@
 #include <engine/sprite_renderer.hpp>
 
 #include <cstddef>
+#include <string_view>
 
 namespace engine {
 
@@ -16,6 +17,17 @@ static_assert(offsetof(Sprite, x) == 0 && offsetof(Sprite, rotation) == 16 && of
 const void* byte_offset(std::size_t bytes) noexcept {
   // GL takes buffer offsets as pointers; this is the one sanctioned conversion.
   return reinterpret_cast<const void*>(bytes);
+}
+
+// `lower` (lower-case ASCII) occurs in `text`, ignoring the case of `text`'s ASCII letters.
+bool contains_ignoring_case(const char* text, std::string_view lower) noexcept {
+  const auto fold = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  for (; *text != '\0'; ++text) {
+    std::size_t i = 0;
+    while (i < lower.size() && text[i] != '\0' && fold(text[i]) == lower[i]) ++i;
+    if (i == lower.size()) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -93,6 +105,20 @@ const char* render_path_name(RenderPath path) noexcept {
       return "fast";
   }
   return "?";
+}
+
+bool is_software_renderer(const char* gl_renderer) noexcept {
+  if (gl_renderer == nullptr) return false;
+  // "Software Rasterizer" is what Mesa's classic swrast driver calls itself.
+  for (const char* name : {"llvmpipe", "softpipe", "swrast", "software rasterizer"}) {
+    if (contains_ignoring_case(gl_renderer, name)) return true;
+  }
+  return false;
+}
+
+RenderPath choose_render_path(const char* gl_renderer) noexcept {
+  if (gl_renderer == nullptr || gl_renderer[0] == '\0') return RenderPath::fast;
+  return is_software_renderer(gl_renderer) ? RenderPath::fast : RenderPath::instanced;
 }
 
 void SpriteRenderer::bind_instances(std::uint32_t first_sprite) const noexcept {

@@ -76,7 +76,7 @@ void GameApp::fixed_update(const engine::InputState& input, double /*dt: always 
   const StepResult step = steps_.step(step_input);  // timed and counted; phases_ is told
   frame_allocs_ += step.allocations;
   const SimStats& after = sim_.stats();
-  frame_grew_ = frame_grew_ || step.storage_grew;
+  frame_tag_ = static_cast<std::uint8_t>(frame_tag_ | step.tag);
   // Pool growths become FrameStats events, so the overlay can mark them on its graph.
   record_growth_events(sim_, app_.stats(), growth_records_seen_);
   rates_.sample(after.frame, after.pools);
@@ -91,7 +91,7 @@ void GameApp::log_committed_frame() {
   if (!last || last->frame == last_logged_frame_) return;
   const double render_ms = last->ms[static_cast<std::size_t>(engine::FrameTimer::render)];
   log_.record(last->ms[static_cast<std::size_t>(engine::FrameTimer::simulation)], render_ms, last->counters.allocations,
-              logged_frame_grew_);
+              logged_frame_tag_);
   // Each step of that frame gets the frame's render time (one step per frame when scripted).
   for (std::uint64_t step = frame_first_step_; step <= frame_last_step_; ++step) phases_.set_render_ms(step, render_ms);
   last_logged_frame_ = last->frame;
@@ -105,9 +105,10 @@ void GameApp::render(engine::RenderContext& context) {
   engine::FrameStats& stats = app_.stats();
   stats.set_allocations(frame_allocs_);
   stats.set_tag(frame_tag(sim_));  // pooling on or off: the graph shades the heap spans
-  logged_frame_grew_ = frame_grew_;
+  // A frame with no step (paused, title screen) is still a heap frame while pooling is off.
+  logged_frame_tag_ = static_cast<std::uint8_t>(frame_tag_ | frame_tag(sim_));
   frame_allocs_ = 0;
-  frame_grew_ = false;
+  frame_tag_ = 0;
 
   if (compare_ && !compare_->done()) compare_->advance(kCompareBudgetMs);
 
@@ -172,6 +173,9 @@ void GameApp::imgui() {
   runtime.vsync = app_.vsync();
   runtime.deterministic = app_.deterministic();
   runtime.sound = {audio_.device_open(), audio_.volume(), audio_.muted()};
+  const engine::RenderPathInfo render = app_.render_path_info();
+  runtime.render = {engine::render_path_name(render.path), render.chosen_by_auto, render.gl_renderer,
+                    engine::is_software_renderer(render.gl_renderer)};
   if (memory_.due(sim_.frame())) memory_.refresh(sim_);
   const CompareStatus compare = compare_ ? CompareStatus{&compare_->result(), compare_->progress()} : CompareStatus{};
   carry_out(panel_.draw({model_, sim_.settings(), runtime, compare, &memory_}));

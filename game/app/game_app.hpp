@@ -92,11 +92,11 @@ class GameApp : public engine::AppHooks {
   OverlayModel model_;
   OverlayPanel panel_;
   std::unique_ptr<CompareRun> compare_;
-  GameAudio audio_;                 // silent until audio().open_device()
-  MemorySnapshot memory_;           // the "Memory map" section, refreshed every MemorySnapshot::kRefreshSteps steps
-  std::uint64_t frame_allocs_ = 0;  // operator new calls in this frame's steps
-  bool frame_grew_ = false;         // a store grew in this frame's steps
-  bool logged_frame_grew_ = false;  // the same, for the frame FrameStats committed last
+  GameAudio audio_;                    // silent until audio().open_device()
+  MemorySnapshot memory_;              // the "Memory map" section, refreshed every MemorySnapshot::kRefreshSteps steps
+  std::uint64_t frame_allocs_ = 0;     // operator new calls in this frame's steps
+  std::uint8_t frame_tag_ = 0;         // kFrameTag* bits of this frame's steps, or-ed (frame_log.hpp)
+  std::uint8_t logged_frame_tag_ = 0;  // the same, for the frame FrameStats committed last
   std::uint64_t last_logged_frame_ = ~std::uint64_t{0};
   std::size_t growth_records_seen_ = 0;
   BestScoreFile* best_file_;

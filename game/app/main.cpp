@@ -130,6 +130,8 @@ int main(int argc, char** argv) {
   game::FrameSummary summary;
   game::OverlayModel overlay;              // what the debug overlay shows at the end: for the report and --advise
   std::vector<game::PhaseSummary> phases;  // the spans between settings changes: for the report
+  game::ReportRender render;               // the report's "render": no path while headless
+  render.requested = game::requested_render_path(options);
   if (options.headless) {
     const std::uint64_t steps = fixed_length ? length : game::kDefaultHeadlessFrames;
     game::OverlayRecorder recorder;
@@ -159,7 +161,9 @@ int main(int argc, char** argv) {
     // catching up, so the window keeps answering and the panel stays clickable.
     config.max_frame_seconds = 4.0 / 60.0;
     config.atlas_path = POOLSHOT_ATLAS_PATH;
-    config.render_path = options.instanced_render ? engine::RenderPath::instanced : engine::RenderPath::fast;
+    // auto (no --render-path): the runtime picks fast or instanced from GL_RENDERER at init.
+    config.auto_render_path = !options.render_path.has_value();
+    config.render_path = options.render_path.value_or(engine::RenderPath::fast);
     config.atlas_cell_px = game::atlas::kCellPixels;
     config.stats_window = game::kOverlayStatsFrames;  // the overlay's longest window, 20 s
     config.stats_events = game::kOverlayStatsEvents;
@@ -195,6 +199,10 @@ int main(int argc, char** argv) {
     summary = game_app.summary();
     overlay = game_app.overlay_model();
     phases = game_app.phases().summaries();
+    const engine::RenderPathInfo drew = app.render_path_info();
+    render.path = engine::render_path_name(drew.path);
+    render.gl_renderer = drew.gl_renderer;
+    render.software_gl = engine::is_software_renderer(drew.gl_renderer);
   }
 
   const game::SimStats& stats = sim.stats();
@@ -225,7 +233,8 @@ int main(int argc, char** argv) {
   if (!options.report.empty()) {
     std::string error;
     const auto report =
-        game::make_report(sim, summary, {scenario_path, options.headless, &overlay, &phases, options.script, &memory});
+        game::make_report(sim, summary,
+                          {scenario_path, options.headless, &overlay, &phases, options.script, &memory, render});
     if (!game::write_report(options.report, report, error)) {
       std::fprintf(stderr, "poolshot: cannot write report '%s': %s\n", options.report.c_str(), error.c_str());
       return 1;

@@ -15,7 +15,7 @@ constexpr const char* kUsage =
     "                [--walk bitmap|swap_pop|slot_order]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
-    "                [--render-path fast|instanced] [--volume 0..100] [--mute]\n"
+    "                [--render-path auto|fast|instanced] [--volume 0..100] [--mute]\n"
     "                [--window WxH] [--skip-title]\n"
     "                [--memory-map FILE.png]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
@@ -40,8 +40,10 @@ constexpr const char* kUsage =
     "  --script FILE        play a JSON timeline (assets/scripts/): fire, move, aim and\n"
     "                       settings changes at given frames, in place of the keyboard,\n"
     "                       mouse and gamepad; the report gets one phase per settings span\n"
-    "  --render-path PATH   fast (default): small sprites stamped on the CPU into one\n"
-    "                       image per blend group; instanced: every sprite a GL quad\n"
+    "  --render-path PATH   auto (default): fast on software GL (llvmpipe, softpipe,\n"
+    "                       swrast), instanced on a GPU, from GL_RENDERER; fast: small\n"
+    "                       sprites stamped on the CPU into one image per blend group;\n"
+    "                       instanced: every sprite a GL quad\n"
     "  --window WxH         window size in pixels (default 1280x720; with --frames or\n"
     "                       --script: the scenario's world size, 1000x600 by default);\n"
     "                       W in 320..7680, H in 240..4320\n"
@@ -75,6 +77,10 @@ bool parse_unsigned(std::string_view text, std::uint64_t max, std::uint64_t& out
 }  // namespace
 
 const char* usage() noexcept { return kUsage; }
+
+const char* requested_render_path(const Options& options) noexcept {
+  return options.render_path ? engine::render_path_name(*options.render_path) : "auto";
+}
 
 ParsedOptions parse_options(int argc, const char* const* argv) {
   ParsedOptions result;
@@ -154,10 +160,10 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.walk = parse_walk(value);
       if (!o.walk) return fail("--walk: '" + value + "' is not 'bitmap', 'swap_pop' or 'slot_order'");
     } else if (arg == "--render-path") {
-      if (value != "fast" && value != "instanced") {
-        return fail("--render-path: '" + value + "' is not 'fast' or 'instanced'");
+      if (value != "auto" && value != "fast" && value != "instanced") {
+        return fail("--render-path: '" + value + "' is not 'auto', 'fast' or 'instanced'");
       }
-      o.instanced_render = value == "instanced";
+      if (value != "auto") o.render_path = value == "fast" ? engine::RenderPath::fast : engine::RenderPath::instanced;
     } else if (arg == "--window") {
       const auto x = value.find('x');
       std::uint64_t w = 0, h = 0;

@@ -41,6 +41,8 @@ StepResult StepLoop::timed_step(const Input& input) {
   // The baseline is read per step, not kept from the last one: whatever ran between steps
   // (a window's overlay, a script's settings) is not this step's growth.
   const std::uint64_t growths_before = sim_.stats().growth_events;
+  const std::uint64_t rebuilds_before = sim_.stats().rebuilds;
+  const bool pooled_before = sim_.applied_settings().pooling;
   const std::uint64_t allocs_before = heap_alloc_count();
   const auto start = clock::now();
   sim_.step(input);
@@ -51,8 +53,9 @@ StepResult StepLoop::timed_step(const Input& input) {
   r.sim_ms = std::chrono::duration<double, std::milli>(stop - start).count();
   const SimStats& after = sim_.stats();
   r.storage_grew = after.growth_events != growths_before;
+  r.tag = step_frame_tag(pooled_before, sim_.applied_settings().pooling, r.storage_grew, after.rebuilds != rebuilds_before);
   ++steps_;
-  if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.storage_grew);
+  if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.tag);
   if (observer_) observer_->after_step(sim_, after, r.sim_ms, r.allocations);
   if (paced_) pace_after_step(r.sim_ms);
   return r;

@@ -9,37 +9,62 @@
 
 namespace game {
 
-FrameLog::FrameLog(std::size_t capacity, std::uint64_t warmup_frames) : frames_(std::max<std::size_t>(1, capacity), 1) {
-  counts_.warmup_frames = warmup_frames;
-  counts_.steady_from_frame = warmup_frames + 1;
+std::uint8_t step_frame_tag(bool pooled_before, bool pooled_after, bool grew, bool rebuilt) noexcept {
+  std::uint8_t tag = 0;
+  if (!pooled_before || !pooled_after) tag |= kFrameTagHeap;
+  if (pooled_before != pooled_after) tag |= kFrameTagSwitched;
+  if (grew) tag |= kFrameTagStorageGrew;
+  if (rebuilt) tag |= kFrameTagPoolRebuilt;
+  return tag;
 }
 
-void FrameLog::record(double sim_ms, double render_ms, std::uint64_t allocs, bool storage_grew) noexcept {
+FrameKind frame_kind(std::uint64_t frame, std::uint64_t warmup_frames, std::uint8_t tag) noexcept {
+  if (frame <= warmup_frames) return FrameKind::warmup;
+  if ((tag & kFrameTagSwitched) != 0) return FrameKind::pooling_switch;
+  if ((tag & kFrameTagHeap) != 0) return FrameKind::heap;
+  if ((tag & (kFrameTagStorageGrew | kFrameTagPoolRebuilt)) != 0) return FrameKind::growth;
+  return FrameKind::steady;
+}
+
+const char* frame_kind_name(FrameKind kind) noexcept {
+  switch (kind) {
+    case FrameKind::warmup:
+      return "warmup";
+    case FrameKind::pooling_switch:
+      return "switch";
+    case FrameKind::heap:
+      return "heap";
+    case FrameKind::growth:
+      return "growth";
+    case FrameKind::steady:
+      return "steady";
+  }
+  return "?";
+}
+
+FrameLog::FrameLog(std::size_t capacity, std::uint64_t warmup_frames) : frames_(std::max<std::size_t>(1, capacity), 1) {
+  counts_.warmup_frames = warmup_frames;
+}
+
+void FrameLog::record(double sim_ms, double render_ms, std::uint64_t allocs, std::uint8_t tag) noexcept {
   const std::uint64_t frame = ++counts_.frames;
   frames_.begin_frame();
   frames_.set_time(engine::FrameTimer::simulation, sim_ms);
   frames_.set_time(engine::FrameTimer::render, render_ms);
   frames_.set_allocations(allocs);
-  frames_.set_tag(storage_grew ? kFrameTagStorageGrew : std::uint8_t{0});
+  frames_.set_tag(tag);
   frames_.end_frame();
   counts_.heap_allocs_total += allocs;
   counts_.heap_allocs_per_frame_max = std::max(counts_.heap_allocs_per_frame_max, allocs);
-  if (storage_grew) {
-    // Everything before (and including) a growth frame is warm-up by definition.
-    counts_.last_growth_frame = frame;
-    counts_.steady_from_frame = std::max(counts_.warmup_frames, frame) + 1;
-    counts_.steady_frames = 0;
-    steady_max_ = 0;
-    return;
-  }
-  if (frame < counts_.steady_from_frame) return;
-  ++counts_.steady_frames;
-  steady_max_ = std::max(steady_max_, allocs);
+  if ((tag & kFrameTagStorageGrew) != 0) counts_.last_growth_frame = frame;
+  FrameKindAllocs& kind = counts_.kinds[static_cast<std::size_t>(frame_kind(frame, counts_.warmup_frames, tag))];
+  ++kind.frames;
+  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  kind.per_frame_max = std::max(kind.per_frame_max, static_cast<std::int64_t>(std::min(allocs, kMax)));
 }
 
 FrameSummary FrameLog::summary(bool with_series) const {
   FrameSummary s = counts_;
-  s.heap_allocs_per_frame_max_steady = s.steady_frames > 0 ? static_cast<std::int64_t>(steady_max_) : -1;
   s.timed_frames = frames_.size();
   s.sim_ms = to_percentiles(frames_.summary(engine::FrameTimer::simulation));
   s.render_ms = to_percentiles(frames_.summary(engine::FrameTimer::render));

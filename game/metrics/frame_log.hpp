@@ -2,13 +2,16 @@
 // game::FrameLog: per-frame timings and allocation counts for the report and --frame-csv. The
 // frames themselves go into an engine::FrameStats (the one frame recorder, reserved up front:
 // recording never allocates), which also gives the percentiles; FrameLog adds the counts the
-// report needs over every frame (allocations, growths, the steady state).
+// report needs over every frame (allocations, growths, the kinds of frame).
 //
-// Steady state, as the report uses it: the frames after the warm-up (warmup_frames) that
-// also come after the last frame in which any store grew (a pool growth, or a pointer-array
-// growth in heap mode). heap_allocs.per_frame_max_steady is the worst such frame.
+// Every frame after the warm-up (warmup_frames) is one kind (FrameKind, from its tag), and the
+// report gives each kind its own worst frame: heap_allocs.per_frame_max_steady is the worst
+// POOLED frame in which no pool grew or was rebuilt, the figure pooling promises is 0. Heap
+// frames (pooling off) allocate per object by design and are reported beside it
+// (per_frame_max_heap), never mixed into it.
 #include <engine/frame_stats.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,8 +21,26 @@ namespace game {
 
 // engine::FrameCounters::tag as the game sets it: bit flags, so a frame that is never tagged
 // (0) reads as pooled with no growth, never as a false heap span.
-inline constexpr std::uint8_t kFrameTagHeap = 1;         // pooling was off for the frame's steps
+inline constexpr std::uint8_t kFrameTagHeap = 1;         // pooling was off for (some of) the frame's steps
 inline constexpr std::uint8_t kFrameTagStorageGrew = 2;  // a store grew in the frame (FrameLog)
+inline constexpr std::uint8_t kFrameTagPoolRebuilt = 4;  // a pool was rebuilt: pooling back on, storage changed
+inline constexpr std::uint8_t kFrameTagSwitched = 8;     // pooling was switched on or off: every object migrated
+
+// The tag of one step, from the applied pooling before and after it and what its stores did.
+std::uint8_t step_frame_tag(bool pooled_before, bool pooled_after, bool grew, bool rebuilt) noexcept;
+
+// What a frame after the warm-up was, for the report's allocation figures (first match wins).
+enum class FrameKind : std::uint8_t {
+  warmup,          // one of the first warmup_frames
+  pooling_switch,  // pooling switched on or off: every live object moved between pool and heap
+  heap,            // pooling off: one new/delete per object, by design
+  growth,          // pooled, and a pool (or list) grew or was rebuilt
+  steady,          // pooled, nothing grew or was rebuilt: allocates nothing
+};
+inline constexpr std::size_t kFrameKindCount = 5;
+// Frame `frame` (1-based) with `tag`, in a log whose first warmup_frames frames are warm-up.
+FrameKind frame_kind(std::uint64_t frame, std::uint64_t warmup_frames, std::uint8_t tag) noexcept;
+const char* frame_kind_name(FrameKind kind) noexcept;  // "warmup", "switch", "heap", "growth", "steady"
 
 struct Percentiles {
   double p50 = 0, p99 = 0, max = 0;
@@ -41,18 +62,25 @@ struct FrameRecord {
   bool storage_grew = false;      // a pool (or heap-mode pointer array) grew in the frame
 };
 
+// Frames of one FrameKind and their worst allocation count.
+struct FrameKindAllocs {
+  std::uint64_t frames = 0;
+  std::int64_t per_frame_max = -1;  // -1: no frame of this kind
+};
+
 struct FrameSummary {
   std::uint64_t frames = 0;
   std::uint64_t timed_frames = 0;  // frames whose times the percentiles cover (the newest)
   Percentiles sim_ms, render_ms, total_ms;
   std::uint64_t warmup_frames = 0;
-  std::uint64_t heap_allocs_total = 0;                 // operator new calls inside recorded frames
-  std::uint64_t heap_allocs_per_frame_max = 0;         // worst frame, warm-up and growth included
-  std::int64_t heap_allocs_per_frame_max_steady = -1;  // worst steady frame; -1: none steady
-  std::uint64_t steady_from_frame = 0;                 // first steady frame (1-based)
-  std::uint64_t steady_frames = 0;
-  std::uint64_t last_growth_frame = 0;  // 0: no growth recorded
-  std::vector<FrameRecord> series;      // the timed frames, oldest first
+  std::uint64_t heap_allocs_total = 0;                   // operator new calls inside recorded frames
+  std::uint64_t heap_allocs_per_frame_max = 0;           // worst frame, warm-up and growth included
+  std::array<FrameKindAllocs, kFrameKindCount> kinds{};  // every frame, by FrameKind (of())
+  std::uint64_t last_growth_frame = 0;                   // 0: no growth recorded
+  std::vector<FrameRecord> series;                       // the timed frames, oldest first
+
+  // of(FrameKind::steady).per_frame_max is the report's heap_allocs.per_frame_max_steady.
+  const FrameKindAllocs& of(FrameKind kind) const noexcept { return kinds[static_cast<std::size_t>(kind)]; }
 };
 
 // Writes `series` as CSV (header: frame,sim_ms,render_ms,heap_allocs,storage_grew).
@@ -64,7 +92,8 @@ class FrameLog {
   // Keeps the newest `capacity` frame times (a ring); counts cover every frame.
   FrameLog(std::size_t capacity, std::uint64_t warmup_frames);
 
-  void record(double sim_ms, double render_ms, std::uint64_t allocs, bool storage_grew) noexcept;
+  // tag: kFrameTag* bits (step_frame_tag, or-ed over a frame's steps).
+  void record(double sim_ms, double render_ms, std::uint64_t allocs, std::uint8_t tag) noexcept;
   // Allocates (the series): call at the end, not per frame. with_series false: no series.
   FrameSummary summary(bool with_series = true) const;
   // The recorded frames, oldest first (sample(i).ms, counters.allocations, tag), for a live view.
@@ -73,7 +102,6 @@ class FrameLog {
  private:
   engine::FrameStats frames_;
   FrameSummary counts_;
-  std::uint64_t steady_max_ = 0;
 };
 
 }  // namespace game

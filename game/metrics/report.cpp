@@ -39,6 +39,12 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
   report["autofire"] = settings.autofire;
   report["stress"] = settings.stress;
   report["state_hash"] = hex_hash(sim.state_hash());
+  const ReportRender& render = context.render;
+  const bool drew = !render.path.empty();
+  report["render"] = {{"path", drew ? json(render.path) : json()},
+                      {"requested", render.requested},
+                      {"gl_renderer", drew ? json(render.gl_renderer) : json()},
+                      {"software_gl", drew ? json(render.software_gl) : json()}};
   report["frame_ms"] = {{"sim", to_json(frames.sim_ms)},
                         {"render", to_json(frames.render_ms)},
                         {"total", to_json(frames.total_ms)},
@@ -66,16 +72,29 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
                                                   {"page_slots", c.page_slots}}}};
   }
   report["pools"] = pools;
-  report["heap_allocs"] = {{"per_frame_max_steady", frames.heap_allocs_per_frame_max_steady},
-                           {"steady_state",
-                            "frames after the first " + std::to_string(frames.warmup_frames) +
-                                " (warm-up) and after the last frame in which any pool grew; -1: no such frame"},
-                           {"steady_from_frame", frames.steady_from_frame},
-                           {"steady_frames", frames.steady_frames},
-                           {"last_growth_frame", frames.last_growth_frame},
-                           {"per_frame_max", frames.heap_allocs_per_frame_max},
-                           {"during_frames", frames.heap_allocs_total},
-                           {"process_total", heap_alloc_count()}};
+  // Each kind of frame has its own worst frame: pooled frames without growth are the figure
+  // pooling promises (0); heap frames allocate per object by design and never hide in it.
+  const auto worst = [&](FrameKind kind) { return frames.of(kind).per_frame_max; };
+  const auto count = [&](FrameKind kind) { return frames.of(kind).frames; };
+  report["heap_allocs"] = {
+      {"per_frame_max_steady", worst(FrameKind::steady)},
+      {"per_frame_max_heap", worst(FrameKind::heap)},
+      {"per_frame_max_growth", worst(FrameKind::growth)},
+      {"per_frame_max_switch", worst(FrameKind::pooling_switch)},
+      {"frame_kinds",
+       "after the first " + std::to_string(frames.warmup_frames) +
+           " frames (warm-up): steady = pooled, no pool grew or was rebuilt; growth = pooled, a pool grew or "
+           "was rebuilt; heap = pooling off; switch = pooling switched on or off. per_frame_max_*: the worst "
+           "frame of the kind, -1: no such frame"},
+      {"warmup_frames", count(FrameKind::warmup)},
+      {"steady_frames", count(FrameKind::steady)},
+      {"growth_frames", count(FrameKind::growth)},
+      {"heap_frames", count(FrameKind::heap)},
+      {"switch_frames", count(FrameKind::pooling_switch)},
+      {"last_growth_frame", frames.last_growth_frame},
+      {"per_frame_max", frames.heap_allocs_per_frame_max},
+      {"during_frames", frames.heap_allocs_total},
+      {"process_total", heap_alloc_count()}};
   report["game"] = {{"score", stats.score},
                     {"lives", stats.lives},
                     {"wave", stats.wave},

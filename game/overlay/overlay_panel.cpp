@@ -126,7 +126,7 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     };
     if (header("Pools", true)) draw_pools(model);
     if (header("Memory", true)) draw_memory(model);
-    if (tall("Frame time", TallSection::frame_time)) draw_frame_time(model, out);
+    if (tall("Frame time", TallSection::frame_time)) draw_frame_time(model, frame.runtime.render, out);
     if (frame.memory != nullptr && tall("Memory map", TallSection::memory_map)) {
       memory_map_rects_ = draw_memory_map(*frame.memory);
     }
@@ -278,7 +278,8 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
 
 // --------------------------------------------------------------------------- frame time
 
-void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& out) {
+void OverlayPanel::draw_frame_time(const OverlayModel& model, const OverlayRuntime::Render& render,
+                                   OverlayCommands& out) {
   const FrameWindow& w = model.window;
   float seconds = static_cast<float>(view_.window_seconds);
   ImGui::SetNextItemWidth(120);
@@ -314,7 +315,22 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, OverlayCommands& o
     char span[64];
     std::snprintf(span, sizeof span, "%.1f s, %zu with growth", w.covered_seconds, w.growth_frames);
     row("simulation", sim_line, w.sim, span);
-    row("rendering", total_line, w.render, "");
+    // Which sprite path drew, and whether auto chose it and for which GL: the renderer's first
+    // word fits the column ("fast, auto on llvmpipe"); the whole GL_RENDERER is in the tooltip.
+    char path[64];
+    if (render.chosen_by_auto) {
+      const int gl_word = static_cast<int>(std::min<std::size_t>(16, std::strcspn(render.gl_renderer, " /(")));
+      std::snprintf(path, sizeof path, "%s, auto on %.*s", render.path, gl_word, render.gl_renderer);
+    } else {
+      std::snprintf(path, sizeof path, "%s, --render-path", render.path);
+    }
+    row("rendering", total_line, w.render, path);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("sprites: %s path, %s\nGL_RENDERER: %s%s", render.path,
+                        render.chosen_by_auto ? "chosen by --render-path auto" : "as --render-path asked",
+                        render.gl_renderer,
+                        render.software_gl ? "\nsoftware GL: fast stamps small sprites on the CPU" : "");
+    }
     row("total", pack(230, 230, 235), w.total, over);
     // Before and after: the newest span of each kind, and how much slower the heap one ran.
     const PoolingSpans& spans = model.spans;

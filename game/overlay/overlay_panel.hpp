@@ -53,6 +53,12 @@ struct OverlayRuntime {  // what the panel shows of the runtime
     float volume = 0.8f;  // 0..1
     bool muted = false;
   } sound;
+  struct Render {
+    const char* path = "";         // the sprite path drawing: "fast" or "instanced"
+    bool chosen_by_auto = false;   // --render-path auto picked it from gl_renderer
+    const char* gl_renderer = "";  // glGetString(GL_RENDERER)
+    bool software_gl = false;      // gl_renderer is a software rasteriser (llvmpipe ...)
+  } render;
 };
 
 // The A/B run as the panel sees it: its record so far and how far it got (the app drives it).
@@ -98,7 +104,7 @@ class OverlayPanel {
   void draw_warnings(const OverlayModel& model);
   void draw_pools(const OverlayModel& model);
   void draw_growth_log(const OverlayModel& model);
-  void draw_frame_time(const OverlayModel& model, OverlayCommands& out);
+  void draw_frame_time(const OverlayModel& model, const OverlayRuntime::Render& render, OverlayCommands& out);
   void draw_memory(const OverlayModel& model);
   void draw_controls(const OverlayFrame& frame, OverlayCommands& out);
   void draw_advisor(const OverlayFrame& frame, OverlayCommands& out);

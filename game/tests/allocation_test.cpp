@@ -106,8 +106,9 @@ TEST(SteadyState, RunHeadlessReportsZeroForPooledRuns) {
   // bullets (frame 1133 with homing shots, which take targets down sooner); then they hold.
   const FrameSummary summary = run_headless(sim, 2400);
   EXPECT_EQ(summary.frames, 2400u);
-  EXPECT_GT(summary.steady_frames, 1000u);
-  EXPECT_EQ(summary.heap_allocs_per_frame_max_steady, 0);
+  EXPECT_GT(summary.of(FrameKind::steady).frames, 1000u);
+  EXPECT_EQ(summary.of(FrameKind::steady).per_frame_max, 0);
+  EXPECT_EQ(summary.of(FrameKind::heap).frames, 0u);
 }
 
 }  // namespace

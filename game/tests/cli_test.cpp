@@ -144,7 +144,13 @@ TEST_F(Cli, ReportHashIsTheSameWithPoolingOnAndOff) {
     }
   }
   EXPECT_EQ(a.at("heap_allocs").at("per_frame_max_steady"), 0);
-  EXPECT_GT(b.at("heap_allocs").at("per_frame_max_steady").get<int>(), 0) << "heap mode allocates per object";
+  EXPECT_EQ(a.at("heap_allocs").at("heap_frames"), 0);
+  EXPECT_EQ(a.at("heap_allocs").at("per_frame_max_heap"), -1) << "no heap frame";
+  // Pooling off: every frame is a heap frame, reported as such and never as steady.
+  EXPECT_EQ(b.at("heap_allocs").at("steady_frames"), 0);
+  EXPECT_EQ(b.at("heap_allocs").at("per_frame_max_steady"), -1) << "no pooled frame";
+  EXPECT_EQ(b.at("heap_allocs").at("heap_frames"), 900 - b.at("heap_allocs").at("warmup_frames").get<int>());
+  EXPECT_GT(b.at("heap_allocs").at("per_frame_max_heap").get<int>(), 0) << "heap mode allocates per object";
 }
 
 TEST_F(Cli, DifferentSeedDifferentHash) {
@@ -172,6 +178,40 @@ TEST_F(Cli, OffscreenWindowPlaysTheSameGameAsHeadless) {
   EXPECT_GT(w.at("frame_ms").at("render").at("max").get<double>(), 0.0);
   ASSERT_TRUE(fs::exists(shot));
   EXPECT_GT(fs::file_size(shot), 1000u);
+}
+
+// --render-path auto (the default) picks the path from GL_RENDERER once the context exists,
+// and the report names the path, the request and the GL; a headless run draws nothing.
+TEST_F(Cli, RenderPathAutoIsChosenFromTheGlAndNamedInTheReport) {
+  const std::string offscreen = "SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy";
+  const fs::path chosen = dir_ / "auto.json", asked = dir_ / "instanced.json", headless = dir_ / "headless.json";
+  const auto a = report_of(run_poolshot("--render-path auto --frames 30 --report " + chosen.string(),
+                                        Streams::stderr_only, offscreen),
+                           chosen);
+  const nlohmann::json& render = a.at("render");
+  EXPECT_EQ(render.at("requested"), "auto");
+  const std::string gl = render.at("gl_renderer").get<std::string>();
+  EXPECT_FALSE(gl.empty());
+  const bool software = render.at("software_gl").get<bool>();
+  EXPECT_EQ(render.at("path"), software ? "fast" : "instanced") << gl;
+  if (gl.find("llvmpipe") != std::string::npos) {
+    EXPECT_TRUE(software) << gl;
+  }
+  EXPECT_GT(a.at("frame_ms").at("render").at("p50").get<double>(), 0.0);
+
+  const auto i = report_of(run_poolshot("--render-path instanced --frames 5 --report " + asked.string(),
+                                        Streams::stderr_only, offscreen),
+                           asked);
+  EXPECT_EQ(i.at("render").at("requested"), "instanced");
+  EXPECT_EQ(i.at("render").at("path"), "instanced") << "asked for, whatever the GL";
+
+  const auto h = report_of(run_poolshot("--headless --frames 5 --report " + headless.string()), headless);
+  EXPECT_EQ(h.at("render").at("requested"), "auto");
+  EXPECT_TRUE(h.at("render").at("path").is_null()) << "no GL, no path";
+  EXPECT_TRUE(h.at("render").at("gl_renderer").is_null());
+
+  expect_usage_error(run_poolshot("--render-path foo --frames 5", Streams::stderr_only, offscreen),
+                     "--render-path: 'foo' is not 'auto', 'fast' or 'instanced'");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <fstream>
 #include <set>
+#include <utility>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,7 +23,9 @@ namespace {
 
 TEST(FrameSeries, OldestFirstWithEveryField) {
   FrameLog log(8, 0);
-  for (int f = 1; f <= 5; ++f) log.record(f * 1.5, f * 0.25, static_cast<std::uint64_t>(f * 10), f == 3);
+  for (int f = 1; f <= 5; ++f) {
+    log.record(f * 1.5, f * 0.25, static_cast<std::uint64_t>(f * 10), f == 3 ? kFrameTagStorageGrew : 0);
+  }
   const FrameSummary s = log.summary();
   ASSERT_EQ(s.series.size(), 5u);
   for (std::size_t i = 0; i < 5; ++i) {
@@ -38,7 +41,7 @@ TEST(FrameSeries, OldestFirstWithEveryField) {
 
 TEST(FrameSeries, KeepsTheNewestFramesInOrderAfterTheRingWraps) {
   FrameLog log(4, 0);
-  for (int f = 1; f <= 10; ++f) log.record(f, 0, 0, false);  // ring keeps frames 7..10
+  for (int f = 1; f <= 10; ++f) log.record(f, 0, 0, 0);  // ring keeps frames 7..10
   const FrameSummary s = log.summary();
   ASSERT_EQ(s.series.size(), 4u);
   for (std::size_t i = 0; i < 4; ++i) {
@@ -50,8 +53,56 @@ TEST(FrameSeries, KeepsTheNewestFramesInOrderAfterTheRingWraps) {
 
 TEST(FrameSeries, AllocationCountSaturatesInsteadOfWrapping) {
   FrameLog log(2, 0);
-  log.record(1, 0, (std::uint64_t{1} << 32) + 5, false);
+  log.record(1, 0, (std::uint64_t{1} << 32) + 5, 0);
   EXPECT_EQ(log.summary().series.at(0).heap_allocs, 0xFFFFFFFFu);
+}
+
+TEST(FrameKinds, AStepsTagSaysHeapSwitchGrowthAndRebuild) {
+  EXPECT_EQ(step_frame_tag(true, true, false, false), 0);
+  EXPECT_EQ(step_frame_tag(false, false, false, false), kFrameTagHeap);
+  EXPECT_EQ(step_frame_tag(true, false, false, false), kFrameTagHeap | kFrameTagSwitched);  // objects leave the pool
+  EXPECT_EQ(step_frame_tag(false, true, false, true), kFrameTagHeap | kFrameTagSwitched | kFrameTagPoolRebuilt);
+  EXPECT_EQ(step_frame_tag(true, true, true, false), kFrameTagStorageGrew);
+  EXPECT_EQ(step_frame_tag(true, true, false, true), kFrameTagPoolRebuilt);  // storage changed
+}
+
+TEST(FrameKinds, SteadyIsPooledWithoutGrowthOrRebuildAfterTheWarmUp) {
+  const std::uint8_t none = 0;
+  EXPECT_EQ(frame_kind(2, 2, none), FrameKind::warmup);
+  EXPECT_EQ(frame_kind(2, 2, kFrameTagHeap), FrameKind::warmup);
+  EXPECT_EQ(frame_kind(3, 2, none), FrameKind::steady);
+  EXPECT_EQ(frame_kind(3, 2, kFrameTagStorageGrew), FrameKind::growth);
+  EXPECT_EQ(frame_kind(3, 2, kFrameTagPoolRebuilt), FrameKind::growth);
+  EXPECT_EQ(frame_kind(3, 2, kFrameTagHeap), FrameKind::heap);
+  EXPECT_EQ(frame_kind(3, 2, kFrameTagHeap | kFrameTagStorageGrew), FrameKind::heap);  // a pointer array grew
+  EXPECT_EQ(frame_kind(3, 2, step_frame_tag(false, true, false, true)), FrameKind::pooling_switch);
+  EXPECT_STREQ(frame_kind_name(FrameKind::pooling_switch), "switch");
+}
+
+// The bug this replaced: heap frames after the last growth counted as steady, so a run with a
+// heap span reported thousands of allocations per "steady" frame.
+TEST(FrameKinds, EachKindHasItsOwnWorstFrame) {
+  FrameLog log(16, 2);
+  const std::uint8_t heap = kFrameTagHeap, grew = kFrameTagStorageGrew;
+  const std::uint8_t off = step_frame_tag(true, false, false, false), on = step_frame_tag(false, true, false, true);
+  const std::pair<std::uint64_t, std::uint8_t> frames[] = {{500, 0},     {400, grew},  // warm-up
+                                                           {0, 0},       {11, grew},          {0, 0},   {30000, off},
+                                                           {9000, heap}, {9500, heap | grew}, {28, on}, {0, 0}};
+  for (const auto& [allocs, tag] : frames) log.record(1, 0, allocs, tag);
+  const FrameSummary s = log.summary();
+  const auto expect = [&](FrameKind kind, std::uint64_t count, std::int64_t worst) {
+    EXPECT_EQ(s.of(kind).frames, count) << frame_kind_name(kind);
+    EXPECT_EQ(s.of(kind).per_frame_max, worst) << frame_kind_name(kind);
+  };
+  expect(FrameKind::warmup, 2, 500);
+  expect(FrameKind::steady, 3, 0);
+  expect(FrameKind::growth, 1, 11);
+  expect(FrameKind::heap, 2, 9500);
+  expect(FrameKind::pooling_switch, 2, 30000);
+  EXPECT_EQ(s.heap_allocs_per_frame_max, 30000u);
+  EXPECT_EQ(s.last_growth_frame, 8u);
+  FrameLog empty(4, 0);
+  EXPECT_EQ(empty.summary().of(FrameKind::steady).per_frame_max, -1) << "no steady frame: -1, not 0";
 }
 
 TEST(FrameSeries, CsvHoldsOneRowPerFrame) {

@@ -57,6 +57,22 @@ TEST(Options, VolumeAndMute) {
   EXPECT_EQ(parse({"--mute=yes"}).error, "--mute takes no value");
 }
 
+TEST(Options, RenderPathAutoByDefault) {
+  const ParsedOptions defaults = parse({});
+  ASSERT_TRUE(defaults.options.has_value());
+  EXPECT_FALSE(defaults.options->render_path.has_value()) << "none: auto";
+  EXPECT_STREQ(requested_render_path(*defaults.options), "auto");
+  EXPECT_FALSE(parse({"--render-path", "auto"}).options->render_path.has_value());
+  const ParsedOptions fast = parse({"--render-path=fast"});
+  ASSERT_TRUE(fast.options.has_value()) << fast.error;
+  EXPECT_EQ(fast.options->render_path, engine::RenderPath::fast);
+  EXPECT_STREQ(requested_render_path(*fast.options), "fast");
+  EXPECT_EQ(parse({"--render-path", "instanced"}).options->render_path, engine::RenderPath::instanced);
+  EXPECT_EQ(parse({"--render-path", "foo"}).error, "--render-path: 'foo' is not 'auto', 'fast' or 'instanced'");
+  EXPECT_EQ(parse({"--render-path", "Auto"}).error, "--render-path: 'Auto' is not 'auto', 'fast' or 'instanced'");
+  EXPECT_EQ(parse({"--render-path"}).error, "--render-path needs a value");
+}
+
 TEST(Options, WindowSizeAndSkipTitle) {
   const ParsedOptions p = parse({"--window", "1280x720", "--skip-title"});
   ASSERT_TRUE(p.options.has_value()) << p.error;

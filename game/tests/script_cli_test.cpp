@@ -138,6 +138,18 @@ TEST_F(ScriptCli, ShippedHoldFireRunsHeadless) {
   EXPECT_GE(p[0].at("growth_events").get<std::uint64_t>(), 6u);
   EXPECT_GE(p[1].at("heap_allocs").at("p50").get<double>(), 1000.0);  // new/delete per object
   EXPECT_EQ(p[2].at("heap_allocs").at("p50").get<double>(), 0.0);
+  // The report's allocation truth: pooled frames that neither grew nor rebuilt a pool allocate
+  // nothing, and the heap span is its own figure (it once counted as "steady": 11,995).
+  const nlohmann::json& a = r.at("heap_allocs");
+  EXPECT_EQ(a.at("per_frame_max_steady"), 0) << a.dump(1);
+  EXPECT_GT(a.at("steady_frames").get<std::uint64_t>(), 900u) << a.dump(1);
+  EXPECT_GE(a.at("per_frame_max_heap").get<std::int64_t>(), 1000) << a.dump(1);
+  EXPECT_EQ(a.at("heap_frames"), 599) << "frames 602..1200; 601 and 1201 switch";
+  EXPECT_EQ(a.at("switch_frames"), 2);
+  EXPECT_EQ(a.at("warmup_frames").get<std::uint64_t>() + a.at("steady_frames").get<std::uint64_t>() +
+                a.at("growth_frames").get<std::uint64_t>() + a.at("heap_frames").get<std::uint64_t>() +
+                a.at("switch_frames").get<std::uint64_t>(),
+            1800u);
   EXPECT_FALSE(r.at("game").at("game_over").get<bool>());  // holding fire keeps you alive
   EXPECT_EQ(r.at("game").at("deaths").get<int>(), 0);
   // The game this script plays, pinned. Homing shots (default.json's `homing` key) changed the

@@ -27,8 +27,8 @@ TEST(Storm, ReachesItsLiveCountsAndGrows) {
     EXPECT_EQ(s.pools[i].refused_spawns, 0u) << pool_name(static_cast<PoolId>(i)) << " hit max_capacity";
   }
   EXPECT_FALSE(sim.growth_log().empty());
-  EXPECT_GT(summary.steady_frames, 0u);
-  EXPECT_EQ(summary.heap_allocs_per_frame_max_steady, 0) << "a storm frame without growth allocated";
+  EXPECT_GT(summary.of(FrameKind::steady).frames, 0u);
+  EXPECT_EQ(summary.of(FrameKind::steady).per_frame_max, 0) << "a storm frame without growth allocated";
 }
 
 TEST(Storm, PoolingOffGivesTheSameGame) {

@@ -64,6 +64,15 @@ struct AppConfig {
   RenderPath render_path = RenderPath::fast;     // fast: small sprites stamped on the CPU (5x+
                                                  // cheaper on llvmpipe); instanced: every sprite a
                                                  // GL quad. renderer().set_path() switches live
+  bool auto_render_path = false;                 // true: render_path is ignored; init() picks the
+                                                 // path from GL_RENDERER (choose_render_path)
+};
+
+// Which sprite path is drawing and where it came from: the overlay and the report name it.
+struct RenderPathInfo {
+  RenderPath path = RenderPath::fast;  // the renderer's path now
+  bool chosen_by_auto = false;         // AppConfig::auto_render_path picked it at init()
+  const char* gl_renderer = "";        // glGetString(GL_RENDERER) at init(); "" before, or without GL
 };
 
 // What the game gets to draw one frame.
@@ -143,6 +152,10 @@ class Application {
   const std::string& asset_dir() const noexcept { return asset_dir_; }
   std::string asset_path(const std::string& relative) const;  // absolute paths pass through
   const Window& window() const noexcept { return window_; }
+  // Valid for the Application's lifetime, also after shutdown() (a report is written after run()).
+  RenderPathInfo render_path_info() const noexcept {
+    return {renderer_.path(), config_.auto_render_path, gl_renderer_.c_str()};
+  }
   SpriteRenderer& renderer() noexcept { return renderer_; }
   InputMapper& input() noexcept { return input_; }
   const Camera2D& camera() const noexcept { return camera_; }
@@ -174,6 +187,7 @@ class Application {
   bool overlay_visible_ = true;
   bool quit_requested_ = false;
   std::string pending_screenshot_;
+  std::string gl_renderer_;  // glGetString(GL_RENDERER) at init, kept after shutdown
   std::uint64_t frame_index_ = 0;
   std::uint64_t sim_steps_done_ = 0;  // fixed_update calls so far (max_frames counts these)
   InputState last_input_{};

@@ -33,6 +33,14 @@ enum class RenderPath : std::uint8_t {
 };
 const char* render_path_name(RenderPath path) noexcept;  // "instanced" / "fast"
 
+// Whether glGetString(GL_RENDERER) names a software rasteriser: Mesa's llvmpipe, softpipe or
+// swrast (which calls itself "Software Rasterizer"), case-insensitive. nullptr: false.
+bool is_software_renderer(const char* gl_renderer) noexcept;
+// The path that suits the GL implementation named by glGetString(GL_RENDERER) (auto): software
+// GL gets fast (an instanced quad costs ~1 us of CPU there), anything else, a GPU, instanced.
+// nullptr or "" (GL did not say): fast, whose cost is bounded everywhere.
+RenderPath choose_render_path(const char* gl_renderer) noexcept;
+
 struct RenderCounters {
   std::uint32_t draw_calls = 0;  // GL draws: instanced, one per (layer, blend) group in use;
                                  // fast, one per group with large sprites + one per image

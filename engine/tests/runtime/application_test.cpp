@@ -239,6 +239,41 @@ TEST(ApplicationOffscreen, ConfigChoosesTheRenderPathAndTheGameMaySwitchIt) {
   EXPECT_PIXEL(img, 250, 60, (Rgb{12, 214, 20}));
 }
 
+TEST(ApplicationOffscreen, AutoRenderPathIsChosenFromTheGlRendererAtInit) {
+  AppConfig config = offscreen_config();
+  config.max_frames = 2;
+  config.render_path = engine::RenderPath::instanced;  // ignored: auto decides
+  config.auto_render_path = true;
+  Application app(config);
+  EXPECT_STREQ(app.render_path_info().gl_renderer, "") << "no GL before init()";
+  ScriptedGame game;
+  int code = -1;
+  RUN_OR_SKIP(app, game, code);
+  EXPECT_EQ(code, 0);
+  // Read after run() has shut the window down, as a report is written.
+  const engine::RenderPathInfo info = app.render_path_info();
+  EXPECT_TRUE(info.chosen_by_auto);
+  ASSERT_STRNE(info.gl_renderer, "");
+  EXPECT_EQ(info.path, engine::choose_render_path(info.gl_renderer)) << info.gl_renderer;
+  if (engine::is_software_renderer(info.gl_renderer)) {
+    EXPECT_EQ(info.path, engine::RenderPath::fast);
+  }
+}
+
+TEST(ApplicationOffscreen, WithoutAutoTheConfigsRenderPathStandsWhateverTheGl) {
+  AppConfig config = offscreen_config();
+  config.max_frames = 1;
+  config.render_path = engine::RenderPath::instanced;
+  Application app(config);
+  ScriptedGame game;
+  int code = -1;
+  RUN_OR_SKIP(app, game, code);
+  EXPECT_EQ(code, 0);
+  EXPECT_FALSE(app.render_path_info().chosen_by_auto);
+  EXPECT_EQ(app.render_path_info().path, engine::RenderPath::instanced);
+  EXPECT_STRNE(app.render_path_info().gl_renderer, "");
+}
+
 TEST(ApplicationOffscreen, DeterministicFramesAreBitIdenticalRunToRun) {
   std::string shots[3];
   const std::int64_t frames[3] = {20, 20, 21};

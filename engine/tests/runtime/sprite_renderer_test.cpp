@@ -428,6 +428,28 @@ TEST_P(FastPathTest, InAnAlphaLayerSmallSpritesDrawOverLargeOnes) {
   EXPECT_PIXEL(screenshot(), 160, 120, (Rgb{255, 0, 0}));
 }
 
+// --- auto: the path from the GL_RENDERER string (pure, no GL) --------------------------------
+
+TEST(ChooseRenderPath, SoftwareGlGetsFastAndAGpuGetsInstanced) {
+  for (const char* software :
+       {"llvmpipe (LLVM 15.0.6, 256 bits)", "LLVMPIPE (LLVM 17.0.6, 128 bits)", "softpipe", "Gallium 0.4 on SoftPipe",
+        "Mesa swrast", "Software Rasterizer", "SOFTWARE RASTERIZER"}) {
+    EXPECT_TRUE(engine::is_software_renderer(software)) << software;
+    EXPECT_EQ(engine::choose_render_path(software), engine::RenderPath::fast) << software;
+  }
+  // Real GPUs, including a Mesa one that names its LLVM back end (not llvmpipe).
+  for (const char* gpu : {"NVIDIA H200/PCIe/SSE2", "NVIDIA GeForce RTX 4090/PCIe/SSE2",
+                          "AMD Radeon RX 7900 XTX (radeonsi, navi31, LLVM 15.0.6, DRM 3.54, 6.5.0)",
+                          "Mesa Intel(R) UHD Graphics 630 (CFL GT2)", "Apple M2", "llvm", "pipe", "Software"}) {
+    EXPECT_FALSE(engine::is_software_renderer(gpu)) << gpu;
+    EXPECT_EQ(engine::choose_render_path(gpu), engine::RenderPath::instanced) << gpu;
+  }
+  // GL said nothing: fast, whose cost is bounded on any GL.
+  EXPECT_FALSE(engine::is_software_renderer(nullptr));
+  EXPECT_EQ(engine::choose_render_path(nullptr), engine::RenderPath::fast);
+  EXPECT_EQ(engine::choose_render_path(""), engine::RenderPath::fast);
+}
+
 INSTANTIATE_TEST_SUITE_P(Fast, FastPathTest, testing::Values(engine::RenderPath::fast), path_name);
 
 INSTANTIATE_TEST_SUITE_P(BothPaths, SpriteRendererTest,
