@@ -53,7 +53,8 @@ StepResult StepLoop::timed_step(const Input& input) {
   r.sim_ms = std::chrono::duration<double, std::milli>(stop - start).count();
   const SimStats& after = sim_.stats();
   r.storage_grew = after.growth_events != growths_before;
-  r.tag = step_frame_tag(pooled_before, sim_.applied_settings().pooling, r.storage_grew, after.rebuilds != rebuilds_before);
+  r.tag =
+      step_frame_tag(pooled_before, sim_.applied_settings().pooling, r.storage_grew, after.rebuilds != rebuilds_before);
   ++steps_;
   if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.tag);
   if (observer_) observer_->after_step(sim_, after, r.sim_ms, r.allocations);
