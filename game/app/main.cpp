@@ -89,7 +89,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!parsed.options) {
-    std::fprintf(stderr, "poolshot: %s\n%s", parsed.error.c_str(), game::usage());
+    // One line that names the flag and where the rest is: 45 lines of usage buried it.
+    std::fprintf(stderr, "poolshot: %s (see --help)\n", parsed.error.c_str());
     return 2;
   }
   const game::Options& options = *parsed.options;

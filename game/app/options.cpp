@@ -109,7 +109,7 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
                                                  "--advise",  "--script",     "--render-path", "--volume",
                                                  "--window",  "--memory-map", "--walk"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
-      return fail("unknown flag '" + std::string(argv[i]) + "'");
+      return fail("unknown option " + std::string(argv[i]));
     }
     if (!seen.insert(arg).second) return fail(arg + " given more than once");
     if (switches.count(arg) != 0) {

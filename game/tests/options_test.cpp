@@ -95,7 +95,7 @@ TEST(Options, Walk) {
 TEST(Options, Help) { EXPECT_TRUE(parse({"--help"}).help); }
 
 TEST(Options, BadInputsSayWhy) {
-  EXPECT_EQ(parse({"--bogus"}).error, "unknown flag '--bogus'");
+  EXPECT_EQ(parse({"--bogus"}).error, "unknown option --bogus");
   EXPECT_EQ(parse({"--frames"}).error, "--frames needs a value");
   EXPECT_EQ(parse({"--frames", "--headless"}).error, "--frames needs a value");
   EXPECT_EQ(parse({"--frames", "abc"}).error, "--frames: 'abc' is not a whole number from 0 to 1000000000");
