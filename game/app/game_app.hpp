@@ -92,11 +92,13 @@ class GameApp : public engine::AppHooks {
   OverlayModel model_;
   OverlayPanel panel_;
   std::unique_ptr<CompareRun> compare_;
-  GameAudio audio_;                 // silent until audio().open_device()
-  MemorySnapshot memory_;           // the "Memory map" section, refreshed every MemorySnapshot::kRefreshSteps steps
-  std::uint64_t frame_allocs_ = 0;  // operator new calls in this frame's steps
-  bool frame_grew_ = false;         // a store grew in this frame's steps
-  bool logged_frame_grew_ = false;  // the same, for the frame FrameStats committed last
+  GameAudio audio_;                  // silent until audio().open_device()
+  MemorySnapshot memory_;            // the "Memory map" section, refreshed every MemorySnapshot::kRefreshSteps steps
+  std::uint64_t frame_allocs_ = 0;   // operator new calls in this frame's steps
+  bool frame_grew_ = false;          // a store grew in this frame's steps
+  bool logged_frame_grew_ = false;   // the same, for the frame FrameStats committed last
+  FrameSwitch frame_switch_;         // what this frame's steps switched (pooling, storage, walk)
+  FrameSwitch logged_frame_switch_;  // the same, for the frame FrameStats committed last
   std::uint64_t last_logged_frame_ = ~std::uint64_t{0};
   std::size_t growth_records_seen_ = 0;
   BestScoreFile* best_file_;

@@ -51,8 +51,9 @@ StepResult StepLoop::timed_step(const Input& input) {
   r.sim_ms = std::chrono::duration<double, std::milli>(stop - start).count();
   const SimStats& after = sim_.stats();
   r.storage_grew = after.growth_events != growths_before;
+  r.switched = FrameSwitch::of(after.switched, sim_.applied_settings());
   ++steps_;
-  if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.storage_grew);
+  if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.storage_grew, r.switched);
   if (observer_) observer_->after_step(sim_, after, r.sim_ms, r.allocations);
   if (paced_) pace_after_step(r.sim_ms);
   return r;

@@ -24,6 +24,7 @@ struct StepResult {
   double sim_ms = 0;              // the step alone (steady_clock)
   std::uint64_t allocations = 0;  // operator new calls inside the step
   bool storage_grew = false;      // a pool (or heap-mode pointer array) grew in the step
+  FrameSwitch switched;           // pooling, storage or walk the step switched (SimStats::switched)
 };
 
 class StepLoop {
