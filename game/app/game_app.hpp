@@ -65,6 +65,8 @@ class GameApp : public engine::AppHooks {
   const GameFlow& flow() const noexcept { return flow_; }
   // The window rectangle the world is drawn into (the whole window, less the docked panel).
   ScreenRect playfield() const noexcept { return playfield_; }
+  // Where the score line (the HUD) was drawn last: inside the playfield, never under the panel.
+  ScreenRect hud_rect() const noexcept { return hud_rect_; }
   // Where the title / pause / game-over window's buttons were drawn last (tests click there):
   // "Play", "Resume", "Restart", "Overlay", "Quit", "Play again". Empty if not drawn.
   ScreenRect button_rect(const char* label) const noexcept;
@@ -105,6 +107,7 @@ class GameApp : public engine::AppHooks {
   GameFlow flow_;
   bool restart_pending_ = false;  // the flow asked for a fresh world: the next step restarts
   ScreenRect playfield_;          // placed with the camera at the top of each frame
+  ScreenRect hud_rect_;           // the score line's window, last frame
   bool clip_playfield_ = false;   // the panel is docked: clip the sprites to the playfield
   std::array<std::pair<const char*, ScreenRect>, 8> buttons_{};
 };
