@@ -86,7 +86,7 @@ TEST(CsvExport, OverlayExportWritesTheWindowAndTheGrowthLog) {
   EXPECT_EQ(files.frames_path, (dir / "poolshot_frames_240.csv").string());
   const auto frames = lines_of(read(files.frames_path));
   ASSERT_EQ(frames.size(), 121u) << "header + 2 s of steps";
-  for (const std::string& line : frames) EXPECT_EQ(fields(line), 9u) << line;
+  for (const std::string& line : frames) EXPECT_EQ(fields(line), 10u) << line;
   EXPECT_EQ(frames.back().rfind("239,", 0), 0u) << frames.back();
   const auto growth = lines_of(read(files.growth_path));
   ASSERT_EQ(growth.size(), model.growth_log.size() + 1);
