@@ -220,6 +220,7 @@ Status Application::render_frame(AppHooks& hooks, bool last_frame) {
 
   const glm::ivec2 fb = window_.drawable_size();
   glViewport(0, 0, fb.x, fb.y);
+  viewport_ = fb;
   const std::uint32_t c = config_.clear_color;
   glClearColor(static_cast<float>(c & 0xffu) / 255.0f, static_cast<float>((c >> 8) & 0xffu) / 255.0f,
                static_cast<float>((c >> 16) & 0xffu) / 255.0f, static_cast<float>((c >> 24) & 0xffu) / 255.0f);

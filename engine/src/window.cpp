@@ -2,6 +2,8 @@
 
 #include <engine/window.hpp>
 
+#include "x11_window.hpp"
+
 #include <cstdlib>
 #include <cstring>
 
@@ -166,7 +168,7 @@ void Window::close() noexcept {
     SDL_ResetHint(SDL_HINT_VIDEODRIVER);
   }
   video_initialised_ = false;
-  vsync_ = fullscreen_ = false;
+  vsync_ = fullscreen_ = by_resize_ = false;
 }
 
 bool Window::set_vsync(bool on) noexcept {
@@ -176,9 +178,62 @@ bool Window::set_vsync(bool on) noexcept {
   return accepted;
 }
 
+namespace {
+
+// Waits up to `ms` for the window's size, as the display server has it, to reach `want`
+// (a window manager grants a request later, and may not at all); returns whether it did.
+bool size_reaches(SDL_Window* window, int want_w, int want_h, int ms) noexcept {
+  for (int waited = 0;; waited += 10) {
+    SDL_PumpEvents();  // the configure events land in SDL's window state; the events stay queued
+    int w = 0, h = 0;
+    if (!detail::x11_window_size(window, w, h)) SDL_GetWindowSize(window, &w, &h);
+    if (w == want_w && h == want_h) return true;
+    if (waited >= ms) return false;
+    SDL_Delay(10);
+  }
+}
+
+}  // namespace
+
 void Window::set_fullscreen(bool on) noexcept {
-  if (window_ == nullptr) return;
-  if (SDL_SetWindowFullscreen(window_, on ? Uint32{SDL_WINDOW_FULLSCREEN_DESKTOP} : Uint32{0}) == 0) fullscreen_ = on;
+  if (window_ == nullptr || on == fullscreen_) return;
+  if (!on) {
+    if (by_resize_) {
+      SDL_SetWindowBordered(window_, SDL_TRUE);
+      SDL_SetWindowSize(window_, windowed_.w, windowed_.h);
+      SDL_SetWindowPosition(window_, windowed_.x, windowed_.y);
+      size_reaches(window_, windowed_.w, windowed_.h, 250);
+      by_resize_ = false;
+      fullscreen_ = false;
+    } else if (SDL_SetWindowFullscreen(window_, 0) == 0) {
+      fullscreen_ = false;
+      // A driver that cannot resize a window (offscreen) keeps the display's size: give it back.
+      int w = 0, h = 0;
+      SDL_GetWindowSize(window_, &w, &h);
+      if (w != windowed_.w || h != windowed_.h) SDL_SetWindowSize(window_, windowed_.w, windowed_.h);
+    }
+    return;
+  }
+  SDL_GetWindowPosition(window_, &windowed_.x, &windowed_.y);
+  SDL_GetWindowSize(window_, &windowed_.w, &windowed_.h);
+  SDL_Rect bounds{};
+  const int display = SDL_GetWindowDisplayIndex(window_);
+  const bool have_bounds = display >= 0 && SDL_GetDisplayBounds(display, &bounds) == 0;
+  if (SDL_SetWindowFullscreen(window_, Uint32{SDL_WINDOW_FULLSCREEN_DESKTOP}) == 0) {
+    fullscreen_ = true;
+    if (!have_bounds || size_reaches(window_, bounds.w, bounds.h, 500)) return;
+    // Nothing granted it: SDL keeps the flag, the window its size. Take the flag back (SDL
+    // ignores a resize of a fullscreen window) and do it by hand.
+    SDL_SetWindowFullscreen(window_, 0);
+    fullscreen_ = false;
+  }
+  if (!have_bounds) return;
+  SDL_SetWindowBordered(window_, SDL_FALSE);
+  SDL_SetWindowPosition(window_, bounds.x, bounds.y);
+  SDL_SetWindowSize(window_, bounds.w, bounds.h);
+  size_reaches(window_, bounds.w, bounds.h, 250);
+  by_resize_ = true;
+  fullscreen_ = true;
 }
 
 bool Window::minimized() const noexcept {

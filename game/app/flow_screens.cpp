@@ -81,12 +81,21 @@ void GameApp::hud() {
 
 void GameApp::draw_score_line() {
   const SimStats& s = sim_.stats();
-  ImGui::SetNextWindowPos(ImVec2(playfield_.x0 + 10, playfield_.y0 + 10), ImGuiCond_Always);
+  // The score line stays inside the playfield, never under the docked panel: at most the
+  // playfield's width less its margins, its lines wrapped to that, the hint on the meter's line
+  // only where it fits (a 900-pixel window leaves the playfield 420).
+  constexpr float kMargin = 10;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float max_width = std::max(100.0f, playfield_.x1 - playfield_.x0 - 2 * kMargin);
+  const float content = max_width - 2 * style.WindowPadding.x;
+  ImGui::SetNextWindowPos(ImVec2(playfield_.x0 + kMargin, playfield_.y0 + kMargin), ImGuiCond_Always);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(max_width, playfield_.y1 - playfield_.y0));
   ImGui::SetNextWindowBgAlpha(0.35f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
   if (ImGui::Begin("poolshot hud", nullptr, flags)) {
+    ImGui::PushTextWrapPos(style.WindowPadding.x + content);
     ImGui::Text("Score %" PRId64 "   Best %" PRId64 "   Lives %d   Wave %u", s.score,
                 std::max(flow_.best_score(), s.score), s.lives, s.wave);
     // The escalation meter: x1 .. x4096 on a log scale, hot colours as it climbs.
@@ -94,14 +103,19 @@ void GameApp::draw_score_line() {
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImVec4(1.0f, 1.0f - 0.7f * heat, 0.2f * (1 - heat), 1.0f));
     char label[48];
     std::snprintf(label, sizeof label, "FIRE x%.0f", static_cast<double>(s.heat_multiplier));
-    ImGui::ProgressBar(heat, ImVec2(220, 0), label);
+    const float meter = std::min(220.0f, content);
+    ImGui::ProgressBar(heat, ImVec2(meter, 0), label);
     ImGui::PopStyleColor();
-    ImGui::SameLine();
-    ImGui::TextUnformatted(heat > 0 ? "hold fire to stress the pools" : "hold Space / mouse to fire");
+    const char* hint = heat > 0 ? "hold fire to stress the pools" : "hold Space / mouse to fire";
+    if (meter + style.ItemSpacing.x + ImGui::CalcTextSize(hint).x <= content) ImGui::SameLine();
+    ImGui::TextUnformatted(hint);
     if (sim_.applied_settings().autofire) {
       ImGui::TextColored(kTitleColour, "AUTOFIRE ON - T to take over (you can still move and restart)");
     }
     if (audio_.muted()) ImGui::TextUnformatted("MUTED - M for sound");
+    ImGui::PopTextWrapPos();
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    hud_rect_ = {pos.x, pos.y, pos.x + size.x, pos.y + size.y};
   }
   ImGui::End();
 }

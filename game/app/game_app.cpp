@@ -77,8 +77,11 @@ void GameApp::fixed_update(const engine::InputState& input, double /*dt: always 
   frame_allocs_ += step.allocations;
   const SimStats& after = sim_.stats();
   frame_tag_ = static_cast<std::uint8_t>(frame_tag_ | step.tag);
-  // Pool growths become FrameStats events, so the overlay can mark them on its graph.
+  frame_switch_ = frame_switch_.then(step.switched);
+  // Pool growths and settings switches become FrameStats events, so the overlay can mark
+  // them on its graph.
   record_growth_events(sim_, app_.stats(), growth_records_seen_);
+  record_switch_events(sim_, app_.stats());
   rates_.sample(after.frame, after.pools);
   audio_.after_step(after);
   flow_.observe(after.game_over, after.score);
@@ -91,7 +94,7 @@ void GameApp::log_committed_frame() {
   if (!last || last->frame == last_logged_frame_) return;
   const double render_ms = last->ms[static_cast<std::size_t>(engine::FrameTimer::render)];
   log_.record(last->ms[static_cast<std::size_t>(engine::FrameTimer::simulation)], render_ms, last->counters.allocations,
-              logged_frame_tag_);
+              logged_frame_tag_, logged_frame_switch_);
   // Each step of that frame gets the frame's render time (one step per frame when scripted).
   for (std::uint64_t step = frame_first_step_; step <= frame_last_step_; ++step) phases_.set_render_ms(step, render_ms);
   last_logged_frame_ = last->frame;
@@ -107,8 +110,10 @@ void GameApp::render(engine::RenderContext& context) {
   stats.set_tag(frame_tag(sim_));  // pooling on or off: the graph shades the heap spans
   // A frame with no step (paused, title screen) is still a heap frame while pooling is off.
   logged_frame_tag_ = static_cast<std::uint8_t>(frame_tag_ | frame_tag(sim_));
+  logged_frame_switch_ = frame_switch_;
   frame_allocs_ = 0;
   frame_tag_ = 0;
+  frame_switch_ = {};
 
   if (compare_ && !compare_->done()) compare_->advance(kCompareBudgetMs);
 

@@ -65,6 +65,8 @@ class GameApp : public engine::AppHooks {
   const GameFlow& flow() const noexcept { return flow_; }
   // The window rectangle the world is drawn into (the whole window, less the docked panel).
   ScreenRect playfield() const noexcept { return playfield_; }
+  // Where the score line (the HUD) was drawn last: inside the playfield, never under the panel.
+  ScreenRect hud_rect() const noexcept { return hud_rect_; }
   // Where the title / pause / game-over window's buttons were drawn last (tests click there):
   // "Play", "Resume", "Restart", "Overlay", "Quit", "Play again". Empty if not drawn.
   ScreenRect button_rect(const char* label) const noexcept;
@@ -97,12 +99,15 @@ class GameApp : public engine::AppHooks {
   std::uint64_t frame_allocs_ = 0;     // operator new calls in this frame's steps
   std::uint8_t frame_tag_ = 0;         // kFrameTag* bits of this frame's steps, or-ed (frame_log.hpp)
   std::uint8_t logged_frame_tag_ = 0;  // the same, for the frame FrameStats committed last
+  FrameSwitch frame_switch_;           // what this frame's steps switched (pooling, storage, walk)
+  FrameSwitch logged_frame_switch_;    // the same, for the frame FrameStats committed last
   std::uint64_t last_logged_frame_ = ~std::uint64_t{0};
   std::size_t growth_records_seen_ = 0;
   BestScoreFile* best_file_;
   GameFlow flow_;
   bool restart_pending_ = false;  // the flow asked for a fresh world: the next step restarts
   ScreenRect playfield_;          // placed with the camera at the top of each frame
+  ScreenRect hud_rect_;           // the score line's window, last frame
   bool clip_playfield_ = false;   // the panel is docked: clip the sprites to the playfield
   std::array<std::pair<const char*, ScreenRect>, 8> buttons_{};
 };

@@ -55,8 +55,9 @@ StepResult StepLoop::timed_step(const Input& input) {
   r.storage_grew = after.growth_events != growths_before;
   r.tag =
       step_frame_tag(pooled_before, sim_.applied_settings().pooling, r.storage_grew, after.rebuilds != rebuilds_before);
+  r.switched = FrameSwitch::of(after.switched, sim_.applied_settings());
   ++steps_;
-  if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.tag);
+  if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.tag, r.switched);
   if (observer_) observer_->after_step(sim_, after, r.sim_ms, r.allocations);
   if (paced_) pace_after_step(r.sim_ms);
   return r;

@@ -25,6 +25,7 @@ struct StepResult {
   std::uint64_t allocations = 0;  // operator new calls inside the step
   bool storage_grew = false;      // a pool (or heap-mode pointer array) grew in the step
   std::uint8_t tag = 0;           // kFrameTag* bits (step_frame_tag): heap, switch, growth, rebuild
+  FrameSwitch switched;           // pooling, storage or walk the step switched (SimStats::switched)
 };
 
 class StepLoop {

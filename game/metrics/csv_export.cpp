@@ -40,12 +40,20 @@ std::string joined(const std::string& dir, const std::string& file) {
 }  // namespace
 
 std::string frame_window_csv(const FrameWindow& window) {
-  std::string out = "frame,sim_ms,render_ms,total_ms,over_budget,heap_allocs,draw_calls,sprites,grew\n";
+  std::string out = "frame,sim_ms,render_ms,total_ms,over_budget,heap_allocs,draw_calls,sprites,grew,switch\n";
+  std::size_t mark = 0;  // the window's switches are in frame order, as its rows are
   for (const FrameRow& r : window.rows) {
     append(out, "%" PRIu64 ",%.4f,%.4f,%.4f,%d,%" PRIu64 ",%u,%u,", r.frame, static_cast<double>(r.sim_ms),
            static_cast<double>(r.render_ms), static_cast<double>(r.total_ms()), r.over_budget ? 1 : 0, r.allocations,
            r.draw_calls, r.sprites);
     out += pools_in(r.grew);
+    out += ',';
+    while (mark < window.switches.size() && window.switches[mark].frame < r.frame) ++mark;
+    for (bool first = true; mark < window.switches.size() && window.switches[mark].frame == r.frame; ++mark) {
+      if (!first) out += '|';
+      out += window.switches[mark].label;
+      first = false;
+    }
     out += '\n';
   }
   return out;

@@ -11,8 +11,9 @@ namespace game {
 
 struct CompareResult;
 
-// frame,sim_ms,render_ms,total_ms,over_budget,heap_allocs,draw_calls,sprites,grew
-// (grew: the pools that grew in the frame, separated by '|', empty when none)
+// frame,sim_ms,render_ms,total_ms,over_budget,heap_allocs,draw_calls,sprites,grew,switch
+// (grew: the pools that grew in the frame, separated by '|', empty when none; switch: what the
+// frame's settings switched to, as --frame-csv names it, '|'-separated, empty when nothing)
 std::string frame_window_csv(const FrameWindow& window);
 // frame,pool,old_capacity,new_capacity,bytes_allocated,microseconds,relocated,relocated_objects
 std::string growth_log_csv(const std::vector<GrowthRecord>& log);

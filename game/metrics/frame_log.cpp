@@ -42,13 +42,54 @@ const char* frame_kind_name(FrameKind kind) noexcept {
   return "?";
 }
 
-FrameLog::FrameLog(std::size_t capacity, std::uint64_t warmup_frames) : frames_(std::max<std::size_t>(1, capacity), 1) {
+std::string switch_names(const FrameSwitch& s) {
+  std::string names;
+  for (const SwitchKind kind : kSwitchKinds) {
+    if (!s.has(kind)) continue;
+    if (!names.empty()) names += '|';
+    names += s.label(kind);
+  }
+  return names;
+}
+
+void record_switch_events(const FrameSwitch& s, engine::FrameStats& frames) noexcept {
+  for (const SwitchKind kind : kSwitchKinds) {
+    if (!s.has(kind)) continue;
+    const double value = kind == SwitchKind::pooling   ? (s.pooling ? 1.0 : 0.0)
+                         : kind == SwitchKind::storage ? static_cast<double>(s.storage)
+                                                       : static_cast<double>(s.walk);
+    frames.record_event(kSwitchEventKind + static_cast<std::uint32_t>(kind), s.label(kind), value);
+  }
+}
+
+bool switch_event(const engine::FrameEvent& event, SwitchKind& kind) noexcept {
+  if (event.kind < kSwitchEventKind || event.kind >= kSwitchEventKind + kSwitchKinds.size()) return false;
+  kind = static_cast<SwitchKind>(event.kind - kSwitchEventKind);
+  return true;
+}
+
+namespace {
+
+// Back from record_switch_events(): the event's kind and value into `s`.
+void add_switch_event(FrameSwitch& s, SwitchKind kind, double value) noexcept {
+  s.kinds = static_cast<std::uint8_t>(s.kinds | switch_bit(kind));
+  if (kind == SwitchKind::pooling) s.pooling = value != 0;
+  if (kind == SwitchKind::storage) s.storage = static_cast<engine::StorageMode>(value);
+  if (kind == SwitchKind::walk) s.walk = static_cast<WalkMode>(value);
+}
+
+}  // namespace
+
+FrameLog::FrameLog(std::size_t capacity, std::uint64_t warmup_frames)
+    : frames_(std::max<std::size_t>(1, capacity), kSwitchEvents) {
   counts_.warmup_frames = warmup_frames;
 }
 
-void FrameLog::record(double sim_ms, double render_ms, std::uint64_t allocs, std::uint8_t tag) noexcept {
+void FrameLog::record(double sim_ms, double render_ms, std::uint64_t allocs, std::uint8_t tag,
+                      const FrameSwitch& switched) noexcept {
   const std::uint64_t frame = ++counts_.frames;
   frames_.begin_frame();
+  record_switch_events(switched, frames_);
   frames_.set_time(engine::FrameTimer::simulation, sim_ms);
   frames_.set_time(engine::FrameTimer::render, render_ms);
   frames_.set_allocations(allocs);
@@ -79,7 +120,17 @@ FrameSummary FrameLog::summary(bool with_series) const {
     const engine::FrameSample& x = frames_.sample(i);
     s.series.push_back({first_frame + i, static_cast<float>(x.ms[sim]), static_cast<float>(x.ms[render]),
                         static_cast<std::uint32_t>(std::min(x.counters.allocations, kMaxAllocs)),
-                        (x.counters.tag & kFrameTagStorageGrew) != 0});
+                        (x.counters.tag & kFrameTagStorageGrew) != 0, FrameSwitch{}});
+  }
+  // The switches, from the events on the frames still in the series.
+  if (!s.series.empty()) {
+    const std::uint64_t first_index = frames_.sample(0).frame;
+    for (std::size_t e = 0; e < frames_.event_count(); ++e) {
+      const engine::FrameEvent& ev = frames_.event(e);
+      SwitchKind kind{};
+      if (!switch_event(ev, kind) || ev.frame < first_index || ev.frame - first_index >= s.series.size()) continue;
+      add_switch_event(s.series[static_cast<std::size_t>(ev.frame - first_index)].switched, kind, ev.value);
+    }
   }
   return s;
 }
@@ -91,11 +142,12 @@ bool write_frame_csv(const std::string& path, const std::vector<FrameRecord>& se
     return false;
   }
   // Plain stdio: a million rows in well under a second, no locale surprises in the decimals.
-  bool ok = std::fputs("frame,sim_ms,render_ms,heap_allocs,storage_grew\n", out) >= 0;
+  bool ok = std::fputs("frame,sim_ms,render_ms,heap_allocs,storage_grew,switch\n", out) >= 0;
   for (const FrameRecord& r : series) {
     if (!ok) break;
-    ok = std::fprintf(out, "%" PRIu64 ",%.4f,%.4f,%" PRIu32 ",%d\n", r.frame, static_cast<double>(r.sim_ms),
-                      static_cast<double>(r.render_ms), r.heap_allocs, r.storage_grew ? 1 : 0) > 0;
+    ok = std::fprintf(out, "%" PRIu64 ",%.4f,%.4f,%" PRIu32 ",%d,%s\n", r.frame, static_cast<double>(r.sim_ms),
+                      static_cast<double>(r.render_ms), r.heap_allocs, r.storage_grew ? 1 : 0,
+                      r.switched.any() ? switch_names(r.switched).c_str() : "") > 0;
   }
   ok = std::fclose(out) == 0 && ok;
   if (!ok) error = "write failed";

@@ -9,6 +9,8 @@
 // POOLED frame in which no pool grew or was rebuilt, the figure pooling promises is 0. Heap
 // frames (pooling off) allocate per object by design and are reported beside it
 // (per_frame_max_heap), never mixed into it.
+#include "sim/settings.hpp"
+
 #include <engine/frame_stats.hpp>
 
 #include <array>
@@ -54,12 +56,53 @@ inline Percentiles percentiles_of(std::vector<double>& values) noexcept {
   return to_percentiles(engine::summarize_times(values.data(), values.size()));
 }
 
+// A settings switch on the frame it took effect in (SimStats::switched, and what the step
+// applied): the overlay draws it on its graph, --frame-csv names it in its `switch` column.
+struct FrameSwitch {
+  std::uint8_t kinds = 0;  // switch_bit()s (sim/settings.hpp); 0: nothing switched in the frame
+  bool pooling = true;     // what it switched to
+  engine::StorageMode storage = engine::StorageMode::contiguous;
+  WalkMode walk = WalkMode::slot_order;
+
+  bool any() const noexcept { return kinds != 0; }
+  bool has(SwitchKind kind) const noexcept { return (kinds & switch_bit(kind)) != 0; }
+  // A step's switch: its SimStats::switched over the settings it applied.
+  static FrameSwitch of(std::uint8_t kinds, const Settings& applied) noexcept {
+    return {kinds, applied.pooling, applied.storage, applied.walk};
+  }
+  // The frame's switch after one more step: what either switched, as the later one left it.
+  FrameSwitch then(const FrameSwitch& later) const noexcept {
+    if (!later.any()) return *this;
+    FrameSwitch s = later;
+    s.kinds = static_cast<std::uint8_t>(kinds | later.kinds);
+    return s;
+  }
+  const char* label(SwitchKind kind) const noexcept {  // as switch_label() names it
+    Settings s;
+    s.pooling = pooling;
+    s.storage = storage;
+    s.walk = walk;
+    return switch_label(kind, s);
+  }
+};
+// Its names joined by '|' in SwitchKind order ("packed|slot-order list"); "" when none.
+std::string switch_names(const FrameSwitch& s);
+
+// FrameEvent::kind of a switch in an engine::FrameStats: kSwitchEventKind + SwitchKind, its
+// label what it switched to, its value the new mode. Below it: the pool that grew (its PoolId).
+inline constexpr std::uint32_t kSwitchEventKind = 16;
+// One event per kind in `s`, on the frame `frames` is recording.
+void record_switch_events(const FrameSwitch& s, engine::FrameStats& frames) noexcept;
+// The switch an event records (kind), if it is one.
+bool switch_event(const engine::FrameEvent& event, SwitchKind& kind) noexcept;
+
 // One recorded frame, for the per-frame series (`poolshot --frame-csv FILE`, scripts/bench).
 struct FrameRecord {
   std::uint64_t frame = 0;  // 1-based
   float sim_ms = 0, render_ms = 0;
   std::uint32_t heap_allocs = 0;  // operator new calls in the frame (saturates at 2^32-1)
   bool storage_grew = false;      // a pool (or heap-mode pointer array) grew in the frame
+  FrameSwitch switched;           // pooling, storage or walk switched in the frame
 };
 
 // Frames of one FrameKind and their worst allocation count.
@@ -83,17 +126,23 @@ struct FrameSummary {
   const FrameKindAllocs& of(FrameKind kind) const noexcept { return kinds[static_cast<std::size_t>(kind)]; }
 };
 
-// Writes `series` as CSV (header: frame,sim_ms,render_ms,heap_allocs,storage_grew).
+// Writes `series` as CSV (header: frame,sim_ms,render_ms,heap_allocs,storage_grew,switch; switch
+// names what switched in the frame, switch_names(), empty when nothing did).
 // On failure returns false and sets `error` to the reason.
 bool write_frame_csv(const std::string& path, const std::vector<FrameRecord>& series, std::string& error);
 
 class FrameLog {
  public:
+  // Switches kept for the series (events, a ring): a script switching once a second fills it in 17 min.
+  static constexpr std::size_t kSwitchEvents = 1024;
+
   // Keeps the newest `capacity` frame times (a ring); counts cover every frame.
   FrameLog(std::size_t capacity, std::uint64_t warmup_frames);
 
-  // tag: kFrameTag* bits (step_frame_tag, or-ed over a frame's steps).
-  void record(double sim_ms, double render_ms, std::uint64_t allocs, std::uint8_t tag) noexcept;
+  // tag: kFrameTag* bits (step_frame_tag, or-ed over a frame's steps); switched: what the
+  // frame's steps switched (pooling, storage, walk), kept as events for --frame-csv.
+  void record(double sim_ms, double render_ms, std::uint64_t allocs, std::uint8_t tag,
+              const FrameSwitch& switched = {}) noexcept;
   // Allocates (the series): call at the end, not per frame. with_series false: no series.
   FrameSummary summary(bool with_series = true) const;
   // The recorded frames, oldest first (sample(i).ms, counters.allocations, tag), for a live view.

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace game {
@@ -41,9 +42,17 @@ struct MapSummary {
   // last, and how many of them hold a byte of a live object (page starts assumed line-aligned).
   std::size_t lines_spanned = 0;
   std::size_t lines_live = 0;
-  std::size_t span_bytes = 0;           // heap: bytes from the lowest object to the end of the highest
-  double line_share() const noexcept {  // share of the lines crossed that hold a live object
-    return lines_spanned == 0 ? 1.0 : static_cast<double>(lines_live) / static_cast<double>(lines_spanned);
+  std::size_t span_bytes = 0;  // heap: bytes from the lowest object to the end of the highest
+  // Share of the lines crossed that hold a live object. None (the overlay's "n/a", the
+  // report's null) where no line is crossed: an empty pool, or a heap map, which has no slots.
+  std::optional<double> line_share() const noexcept {
+    if (lines_spanned == 0) return std::nullopt;
+    return static_cast<double>(lines_live) / static_cast<double>(lines_spanned);
+  }
+  // Heap map: the share of the span the objects themselves fill. None without an object.
+  std::optional<double> heap_density(std::size_t object_bytes) const noexcept {
+    if (span_bytes == 0 || live == 0) return std::nullopt;
+    return static_cast<double>(live * object_bytes) / static_cast<double>(span_bytes);
   }
 };
 

@@ -67,12 +67,13 @@ nlohmann::json memory_json(const MemorySnapshot& snapshot) {
       p["tail_slots"] = s.tail_slots;
       p["lines_spanned"] = s.lines_spanned;
       p["lines_live"] = s.lines_live;
-      p["live_line_share"] = s.line_share();
+      const std::optional<double> share = s.line_share();
+      p["live_line_share"] = share ? nlohmann::json(*share) : nlohmann::json(nullptr);  // null: no live object
     } else {
       // Heap mode: how widely the objects are spread, against the bytes they fill.
       p["span_bytes"] = s.span_bytes;
-      p["density"] =
-          s.span_bytes == 0 ? 1.0 : static_cast<double>(s.live * m.object_bytes) / static_cast<double>(s.span_bytes);
+      const std::optional<double> density = s.heap_density(m.object_bytes);
+      p["density"] = density ? nlohmann::json(*density) : nlohmann::json(nullptr);  // null: no object
     }
     pools[pool_name(m.id)] = p;
   }

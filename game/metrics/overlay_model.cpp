@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 
 namespace game {
 
@@ -73,12 +74,23 @@ void fill_window(FrameWindow& w, const engine::FrameStats& frames, const Overlay
                              ? view.fixed_frame_seconds
                              : s.ms[static_cast<std::size_t>(engine::FrameTimer::frame)] / 1000.0;
   }
-  // Growth markers: the runtime's events carry the pool as their kind (GameApp, recorder).
+  // Growth markers and switch lines: the runtime's events carry the pool that grew, or the
+  // switch, as their kind (GameApp, the recorder; frame_log.hpp).
+  w.switches.clear();
   if (!w.rows.empty()) {
     const std::uint64_t first = w.rows.front().frame, last = w.rows.back().frame;
     for (std::size_t e = 0; e < frames.event_count(); ++e) {
       const engine::FrameEvent& ev = frames.event(e);
-      if (ev.frame < first || ev.frame > last || ev.kind >= kPoolCount) continue;
+      if (ev.frame < first || ev.frame > last) continue;
+      SwitchKind kind{};
+      if (switch_event(ev, kind)) {
+        SwitchMark& mark = w.switches.emplace_back();
+        mark.frame = ev.frame;
+        mark.kind = kind;
+        std::memcpy(mark.label, ev.label, sizeof mark.label);
+        continue;
+      }
+      if (ev.kind >= kPoolCount) continue;
       w.rows[static_cast<std::size_t>(ev.frame - first)].grew |= static_cast<std::uint8_t>(1u << ev.kind);
     }
   }
@@ -226,6 +238,7 @@ nlohmann::json overlay_json(const OverlayModel& m) {
                  {"frames_over_budget", w.over_budget},
                  {"growth_frames", w.growth_frames},
                  {"heap_frames", w.heap_frames},
+                 {"switches", w.switches.size()},
                  {"heap_allocs_per_frame_max", w.allocations_max},
                  {"heap_allocs_total", w.allocations_total},
                  {"draw_calls_per_frame_max", w.draw_calls_max},

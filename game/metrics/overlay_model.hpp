@@ -59,15 +59,23 @@ struct FrameRow {           // one rendered (or headless) frame
   float total_ms() const noexcept { return sim_ms + render_ms; }
 };
 
+// A settings switch in the window: a labelled vertical line on the graph, at its frame.
+struct SwitchMark {
+  std::uint64_t frame = 0;  // engine::FrameStats frame index: the frame the switch took effect in
+  SwitchKind kind = SwitchKind::storage;
+  char label[engine::FrameEvent::label_capacity + 1] = {};  // what it switched to: "packed", "slot-order list"
+};
+
 struct FrameWindow {
   double seconds = 0;          // asked for
   double covered_seconds = 0;  // what the frames in it add up to
   double budget_ms = kFrameBudgetMs;
-  std::vector<FrameRow> rows;      // oldest first
-  Percentiles sim, render, total;  // nearest rank, over rows (engine::FrameStats' summaries)
-  std::size_t over_budget = 0;     // rows over the budget
-  std::size_t growth_frames = 0;   // rows in which some pool grew
-  std::size_t heap_frames = 0;     // rows with pooling off (the graph shades them)
+  std::vector<FrameRow> rows;        // oldest first
+  std::vector<SwitchMark> switches;  // pooling, storage and walk switches among the rows, oldest first
+  Percentiles sim, render, total;    // nearest rank, over rows (engine::FrameStats' summaries)
+  std::size_t over_budget = 0;       // rows over the budget
+  std::size_t growth_frames = 0;     // rows in which some pool grew
+  std::size_t heap_frames = 0;       // rows with pooling off (the graph shades them)
   std::uint64_t allocations_max = 0, allocations_total = 0;
   std::uint32_t draw_calls_max = 0, sprites_max = 0;
 };

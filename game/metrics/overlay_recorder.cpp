@@ -12,6 +12,10 @@ void record_growth_events(const Simulation& sim, engine::FrameStats& frames, std
   }
 }
 
+void record_switch_events(const Simulation& sim, engine::FrameStats& frames) noexcept {
+  record_switch_events(FrameSwitch::of(sim.stats().switched, sim.applied_settings()), frames);
+}
+
 std::uint8_t frame_tag(const Simulation& sim) noexcept {
   return sim.applied_settings().pooling ? std::uint8_t{0} : kFrameTagHeap;
 }
@@ -31,6 +35,7 @@ void OverlayRecorder::after_step(const Simulation& sim, const SimStats& after, d
   frames_.set_allocations(allocations);
   frames_.set_tag(frame_tag(sim));
   record_growth_events(sim, frames_, growths_seen_);
+  record_switch_events(sim, frames_);
   frames_.end_frame();
   rates_.sample(after.frame, after.pools);
 }

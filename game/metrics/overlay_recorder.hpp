@@ -24,6 +24,10 @@ inline constexpr std::size_t kOverlayStatsEvents = 1024;  // pool growths marked
 // pool, label = its name, value = the new capacity) on the frame being recorded.
 void record_growth_events(const Simulation& sim, engine::FrameStats& frames, std::size_t& seen) noexcept;
 
+// The settings switch the simulation's last step made (SimStats::switched) as FrameStats
+// events on the frame being recorded (record_switch_events, frame_log.hpp): the graph's lines.
+void record_switch_events(const Simulation& sim, engine::FrameStats& frames) noexcept;
+
 // The frame's FrameCounters::tag: kFrameTagHeap while the applied settings have pooling off.
 std::uint8_t frame_tag(const Simulation& sim) noexcept;
 

@@ -1,10 +1,12 @@
 // The frame-time graph (overlay_graph.hpp): a rendering lane above a simulation lane, each
-// on its own scale, with the frames that ran with pooling off shaded and labelled behind both.
+// on its own scale, with the frames that ran with pooling off shaded and labelled behind both,
+// storage and walk switches as labelled lines, pool growths as ticks at the lanes' feet.
 #include "overlay/overlay_graph.hpp"
 
 #include "overlay/overlay_graph_plot.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +20,7 @@ using namespace graph_detail;
 
 constexpr float kLaneGap = 8;           // between the rendering and the simulation lane
 constexpr float kSimLaneShare = 0.45f;  // of the height the lanes share
+constexpr float kGrowthTick = 8;        // a growth's tick, up from a lane's foot
 
 // Many frames per pixel column: each column shows its worst frame, so a spike never hides
 // between two drawn points; a column with any heap frame is shaded.
@@ -81,6 +84,8 @@ void heap_spans(ImDrawList* dl, const FrameWindow& w, const ScreenRect& box, con
   }
 }
 
+// Growths are ticks at the foot of each lane, in the pool's colour (a full-height line is a
+// switch); over-budget frames a red notch at the render lane's top.
 void growth_and_budget_marks(ImDrawList* dl, const FrameWindow& w, const Plot& render, const Plot& sim,
                              std::size_t columns) {
   for (std::size_t c = 0; c < columns; ++c) {
@@ -90,8 +95,47 @@ void growth_and_budget_marks(ImDrawList* dl, const FrameWindow& w, const Plot& r
     for (std::size_t i = 0; i < kPoolCount; ++i) {
       if ((col.grew & (1u << i)) == 0) continue;
       const std::uint32_t colour = pool(static_cast<PoolId>(i));
-      dl->AddLine(ImVec2(x, render.top), ImVec2(x, sim.bottom), with_alpha(colour, 150), 1.0f);
-      dl->AddTriangleFilled(ImVec2(x - 4, sim.bottom), ImVec2(x + 4, sim.bottom), ImVec2(x, sim.bottom - 6), colour);
+      for (const float foot : {render.bottom, sim.bottom}) {
+        dl->AddLine(ImVec2(x, foot - kGrowthTick), ImVec2(x, foot), colour, 1.0f);
+        dl->AddTriangleFilled(ImVec2(x - 3, foot), ImVec2(x + 3, foot), ImVec2(x, foot - 5), colour);
+      }
+    }
+  }
+}
+
+// The column a frame falls in (the window's rows are consecutive frames).
+std::size_t column_of_frame(const FrameWindow& w, std::uint64_t frame, std::size_t columns) {
+  const auto row = static_cast<std::size_t>(frame - w.rows.front().frame);
+  return std::min(columns - 1, row * columns / w.rows.size());
+}
+
+// Storage and walk switches: a line through both lanes at the frame the switch took effect,
+// behind the traces (first pass), and its label (last pass) in the first of three rows under
+// the render lane's top where it does not run into the label left of it. Pooling switches are
+// the heap span's edges, drawn and labelled by heap_spans().
+void switch_lines(ImDrawList* dl, const FrameWindow& w, const ScreenRect& box, const Plot& render, std::size_t columns,
+                  bool labels, float label_from_x, FrameGraphRects* rects) {
+  std::array<float, 3> row_end;  // right end of the last label in each row
+  row_end.fill(label_from_x);
+  const float h = ImGui::GetTextLineHeight();
+  for (const SwitchMark& m : w.switches) {
+    if (m.kind == SwitchKind::pooling) continue;
+    const float x = render.x(column_of_frame(w, m.frame, columns));
+    if (!labels) {
+      dl->AddLine(ImVec2(x, box.y0 + 2), ImVec2(x, box.y1 - 2), switch_line, 1.0f);
+      continue;
+    }
+    const float width = ImGui::CalcTextSize(m.label).x;
+    for (std::size_t r = 0; r < row_end.size(); ++r) {
+      if (render.top + h * static_cast<float>(r + 2) > render.bottom) break;  // the rows the lane has room for
+      const float text_x = std::min(x + 3, render.right - width - 2);         // at the line, inside the lane
+      if (text_x < row_end[r] + 4 || text_x < render.left) continue;
+      const ImVec2 at(text_x, render.top + h * static_cast<float>(r + 1));
+      tag_text(dl, at, switch_line, m.label);
+      row_end[r] = text_x + width;
+      if (rects != nullptr && rects->switch_labels < rects->switch_label_rects.size())
+        rects->switch_label_rects[rects->switch_labels++] = {at.x, at.y, at.x + width, at.y + h};
+      break;
     }
   }
 }
@@ -137,6 +181,9 @@ void frame_tooltip(const FrameWindow& w, const Plot& render, const Plot& sim, st
       ImGui::TextColored(vec(pool(static_cast<PoolId>(i))), "%s grew", pool_name(static_cast<PoolId>(i)));
   }
   if (r.over_budget) ImGui::TextColored(vec(budget), "over the %.1f ms budget", w.budget_ms);
+  for (const SwitchMark& m : w.switches) {
+    if (m.frame == r.frame) ImGui::TextColored(vec(switch_line), "switched to %s", m.label);
+  }
   ImGui::EndTooltip();
 }
 
@@ -167,6 +214,7 @@ FrameGraphRects draw_frame_graph(const FrameWindow& w, bool stacked, float heigh
   rects.sim_lane = sim.rect();
   dl->AddLine(ImVec2(box.x0 + 3, split + kLaneGap / 2), ImVec2(box.x1 - 3, split + kLaneGap / 2),
               with_alpha(kLabel, 90));
+  switch_lines(dl, w, box, render, columns, false, 0, nullptr);
   growth_and_budget_marks(dl, w, render, sim, columns);
 
   if (stacked) {  // rendering lane: the simulation's share at the bottom, rendering on top of it
@@ -183,6 +231,7 @@ FrameGraphRects draw_frame_graph(const FrameWindow& w, bool stacked, float heigh
   tag_text(dl, ImVec2(render.left + 4, render.top), total_line, render_label);
   tag_text(dl, ImVec2(sim.left + 4, sim.top), sim_line, "sim");
   heap_spans(dl, w, box, render, columns, true, render.left + ImGui::CalcTextSize(render_label).x + 12);
+  switch_lines(dl, w, box, render, columns, true, render.left, &rects);
   if (hovered) frame_tooltip(w, render, sim, columns);
   return rects;
 }

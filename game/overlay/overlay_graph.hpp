@@ -8,13 +8,16 @@
 // render stacked, or render alone, with the budget line and over-budget ticks), the
 // simulation below it (its own millisecond axis, so 0.4 ms against 4 ms reads plainly next
 // to 50 ms of rendering). Frames with pooling off are shaded across both lanes and labelled,
-// so a switch shows as before / during / after on one graph. Pool growths are vertical
-// marks through both lanes; hovering gives the frame's figures.
+// so a switch shows as before / during / after on one graph; a storage or walk switch is a
+// line through both lanes labelled with what it switched to ("packed", "slot-order list").
+// Pool growths are ticks at the lanes' feet; hovering gives the frame's figures.
 #include "metrics/compare_result.hpp"
 #include "metrics/overlay_model.hpp"
 
 #include <imgui.h>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -38,13 +41,16 @@ inline constexpr std::uint32_t budget = pack(255, 80, 80);
 inline constexpr std::uint32_t pooled = pack(70, 215, 120);         // A/B: pooling on
 inline constexpr std::uint32_t heap = pack(255, 140, 40);           // A/B: pooling off
 inline constexpr std::uint32_t heap_span = pack(255, 140, 40, 56);  // tint behind frames with pooling off
+inline constexpr std::uint32_t switch_line = pack(235, 235, 120);   // a storage or walk switch, and its label
 std::uint32_t pool(PoolId id) noexcept;                             // each pool's own colour
 ImVec4 vec(std::uint32_t packed) noexcept;                          // for ImGui::TextColored & co
 }  // namespace overlay_colors
 
 struct FrameGraphRects {
-  ScreenRect box;                    // the whole graph
-  ScreenRect render_lane, sim_lane;  // each lane's plot area (inside the box, right of its axis)
+  ScreenRect box;                                  // the whole graph
+  ScreenRect render_lane, sim_lane;                // each lane's plot area (inside the box, right of its axis)
+  std::array<ScreenRect, 8> switch_label_rects{};  // the switch labels drawn (tests read them back)
+  std::size_t switch_labels = 0;
 };
 
 // Draws the window's frame times into a box `height` pixels tall, the full content width.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <optional>
 
 namespace game {
 
@@ -45,25 +46,33 @@ ScreenRect draw_block(ImDrawList* draw, ImVec2 origin, const MemoryMap& map, Col
   return {origin.x, origin.y, origin.x + w, origin.y + h};
 }
 
+// The pool's figures beside its name, wrapped at the column's edge; n/a where a figure has
+// nothing to measure (no live object; a heap map has no slots, so no holes or lines).
 void pool_line(const PoolMemory& m) {
   const MapSummary& s = m.map.summary();
   ImGui::TextColored(overlay_colors::vec(overlay_colors::pool(m.id)), "%s", short_name(m.id));
   ImGui::SameLine();
+  ImGui::PushTextWrapPos(0.0f);
   if (!m.pooled) {
-    const double density =
-        s.span_bytes == 0 ? 1.0 : static_cast<double>(s.live * m.object_bytes) / static_cast<double>(s.span_bytes);
-    ImGui::TextColored(kBad, "heap: %s objects over %s, %.1f %% of it theirs",
-                       Compact(static_cast<double>(s.live)).text, Bytes(s.span_bytes).text, 100.0 * density);
-    return;
+    const std::optional<double> density = s.heap_density(m.object_bytes);
+    if (density) {
+      ImGui::TextColored(kBad, "heap: %s objects over %s (%.1f %% theirs), slots n/a",
+                         Compact(static_cast<double>(s.live)).text, Bytes(s.span_bytes).text, 100.0 * *density);
+    } else {
+      ImGui::TextColored(kDim, "heap: no objects, density n/a, slots n/a");
+    }
+  } else if (s.live == 0) {  // no live object: no holes between live ones, and no lines to share
+    ImGui::TextColored(kDim, "0/%s live, holes n/a, lines n/a", Compact(static_cast<double>(s.positions)).text);
+  } else {
+    const std::optional<double> share = s.line_share();
+    char lines[16] = "n/a";
+    if (share) std::snprintf(lines, sizeof lines, "%.0f %%", 100.0 * *share);
+    ImGui::TextColored(kDim, "%s/%s live, %s holes (longest %s), lines live %s",
+                       Compact(static_cast<double>(s.live)).text, Compact(static_cast<double>(s.positions)).text,
+                       Compact(static_cast<double>(s.holes)).text, Compact(static_cast<double>(s.longest_hole)).text,
+                       lines);
   }
-  if (s.live == 0) {  // no live object: no holes between live ones, and no lines to share
-    ImGui::TextColored(kDim, "0/%s live", Compact(static_cast<double>(s.positions)).text);
-    return;
-  }
-  ImGui::TextColored(kDim, "%s/%s live, %s holes (longest %s), lines live %.0f %%",
-                     Compact(static_cast<double>(s.live)).text, Compact(static_cast<double>(s.positions)).text,
-                     Compact(static_cast<double>(s.holes)).text, Compact(static_cast<double>(s.longest_hole)).text,
-                     100.0 * s.line_share());
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace
@@ -74,7 +83,7 @@ MemoryMapRects draw_memory_map(const MemorySnapshot& snapshot) {
     ImGui::TextColored(kDim, "(no snapshot yet)");
     return rects;
   }
-  ImGui::TextColored(kDim, "left: live share per cell   right: walk order   (step %" PRIu64 ")", snapshot.step());
+  ImGui::TextColored(kDim, "left: live share per cell  right: walk order  (step %" PRIu64 ")", snapshot.step());
   help_marker(
       "Each cell is a run of slots. Left: green where every slot holds a live object, red where none does "
       "(a hole), grey-blue past the last live object (capacity not in use); white ticks are page edges "

@@ -19,7 +19,7 @@ using namespace overlay_widgets;
 // What the pooled stores walk: the chosen walk, or their dense array where no list walk
 // applies (list_walk_applies(), walk_mode.hpp).
 std::string_view walk_label(const OverlayModel& model) {
-  return list_walk_applies(model.storage) ? walk_button_label(model.walk) : "dense array";
+  return list_walk_applies(model.storage) ? walk_display_name(model.walk) : "dense array";
 }
 
 void pool_tooltip(const PoolView& p) {
@@ -63,11 +63,7 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
   out.compare_frames = static_cast<std::uint64_t>(compare_frames_);
   const OverlayModel& model = frame.model;
   check_policy_request(model);
-  const auto header = [this](const char* label, bool open) {
-    const bool shown = ImGui::CollapsingHeader(label, open ? ImGuiTreeNodeFlags_DefaultOpen : 0);
-    remember(label);
-    return shown;
-  };
+  cells_.reset();
 
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float width = docked_width(display.x);
@@ -78,13 +74,15 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
   ImGui::PushStyleColor(ImGuiCol_TitleBgActive, vec(title));
   ImGui::PushStyleColor(ImGuiCol_TitleBgCollapsed, vec(title));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
-  // Tight rows: the column holds Pools, Memory and one tall section in 720 pixels while the
-  // growth log and the stale-handle line are showing.
+  // Tight rows: at 720 pixels the graph, Pools, Memory and the Frame time figures show at
+  // once while the growth log and the stale-handle line are showing.
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(style.ItemSpacing.x, 2.0f));
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(style.FramePadding.x, 2.0f));
+  // The column itself never scrolls: the sections under the graph do (draw_sections).
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
   if (ImGui::Begin("Poolshot debug  (F1 hides)", nullptr, flags)) {
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     panel_rect_ = {pos.x, pos.y, pos.x + size.x, pos.y + size.y};
@@ -94,8 +92,8 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     ImGui::SameLine(ImGui::GetFontSize() * 12);
     ImGui::TextUnformatted("pooling");
     ImGui::SameLine(0, 4);
-    // The pooling switch itself, on the line that is always in view: the Frame time graph and
-    // Controls take turns below, and this is what a player flips while watching the graph.
+    // The pooling switch itself, on the line that is always in view: what a player flips
+    // while watching the graph.
     ImGui::PushStyleColor(ImGuiCol_Text, model.pooling ? kGood : kBad);
     if (ImGui::SmallButton(model.pooling ? "ON##pooling" : "OFF##pooling")) {
       Settings next = frame.requested;
@@ -115,30 +113,46 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     }
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());
-    // Pools and Memory open: what there is to see. The tall sections (Frame time, Controls,
-    // Advisor, Compare) share the rest of the column, one at a time, so the column fits a
-    // 720-pixel window without scrolling: opening one folds the one open before.
-    const auto tall = [&](const char* label, TallSection section) {
-      ImGui::SetNextItemOpen(open_tall_ == section, ImGuiCond_Always);
-      const bool shown = header(label, false);
-      if (ImGui::IsItemToggledOpen()) open_tall_ = shown ? section : TallSection::none;
-      return shown;
-    };
-    if (header("Pools", true)) draw_pools(model);
-    if (header("Memory", true)) draw_memory(model);
-    if (tall("Frame time", TallSection::frame_time)) draw_frame_time(model, frame.runtime.render, out);
-    if (frame.memory != nullptr && tall("Memory map", TallSection::memory_map)) {
-      memory_map_rects_ = draw_memory_map(*frame.memory);
-    }
-    if (tall("Controls", TallSection::controls)) draw_controls(frame, out);
-    if (tall("Advisor", TallSection::advisor)) draw_advisor(frame, out);
-    if (tall("Compare", TallSection::compare)) draw_compare(frame, out);
-    scroll_max_y_ = ImGui::GetScrollMaxY();
+    // The graph stays in view whatever is open below it: a switch flipped in Controls shows
+    // on it as it happens. Taller windows get a taller graph.
+    const float graph_height = std::clamp(display.y * 0.16f, 96.0f, 200.0f);
+    graph_ = draw_frame_graph(model.window, stacked_, graph_height, points_scratch_);
+    draw_sections(frame, out);
   }
   ImGui::End();
   ImGui::PopStyleVar(3);
   ImGui::PopStyleColor(3);
   return out;
+}
+
+void OverlayPanel::draw_sections(const OverlayFrame& frame, OverlayCommands& out) {
+  const OverlayModel& model = frame.model;
+  const auto header = [this](const char* label, bool open) {
+    if (open_every_section_) ImGui::SetNextItemOpen(true);
+    const bool shown = ImGui::CollapsingHeader(label, open ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+    remember(label);
+    return shown;
+  };
+  // Every section opens and folds on its own; what does not fit scrolls inside this region,
+  // under the graph.
+  if (ImGui::BeginChild("##sections", ImVec2(0, 0), false)) {
+    if (header("Pools", true)) draw_pools(model);
+    if (header("Memory", true)) draw_memory(model);
+    if (open_memory_map_) ImGui::SetNextItemOpen(false);
+    if (header("Frame time", true)) draw_frame_time(model, frame.runtime.render, out);
+    if (frame.memory != nullptr) {
+      if (open_memory_map_) ImGui::SetNextItemOpen(true);
+      if (header("Memory map", false)) memory_map_rects_ = draw_memory_map(*frame.memory);
+    }
+    open_memory_map_ = false;
+    if (header("Controls", false)) draw_controls(frame, out);
+    if (header("Advisor", false)) draw_advisor(frame, out);
+    if (header("Compare", false)) draw_compare(frame, out);
+    open_every_section_ = false;
+    scroll_max_y_ = ImGui::GetScrollMaxY();
+    scroll_max_x_ = ImGui::GetScrollMaxX();
+  }
+  ImGui::EndChild();
 }
 
 void OverlayPanel::draw_warnings(const OverlayModel& model) {
@@ -154,52 +168,45 @@ void OverlayPanel::draw_warnings(const OverlayModel& model) {
 // -------------------------------------------------------------------------------- pools
 
 void OverlayPanel::draw_pools(const OverlayModel& model) {
-  if (ImGui::BeginTable("pools", 9, kTableFlags)) {
-    columns({{"pool", 64},
-             {"live/cap", 0},
-             {"free", 34},
-             {"peak", 34},
-             {"held", 56},  // "19.0 MiB"
-             {"in/s", 34},
-             {"out/s", 34},
-             {"ns/obj", 42},
-             {"grew", 28}});
+  // Free slots are capacity - live, the bar's empty part (and in the tooltip): no column of
+  // their own, so the rest fit a 480-pixel column.
+  if (ImGui::BeginTable("pools", 8, kTableFlags)) {
+    columns(cells_, {{"pool", "enemy fire"},
+                     {"live/cap", nullptr},  // takes the rest: "99.9k/99.9k" and more
+                     {"peak", "99.9k"},
+                     {"held", "1023 MiB"},
+                     {"in/s", "99.9k"},
+                     {"out/s", "99.9k"},
+                     {"ns/obj", "999.9"},
+                     {"grew", "9999"}});
     for (const PoolView& p : model.pools) {
       ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(vec(pool(p.id)), "%s", short_name(p.id));
+      cell(cells_, vec(pool(p.id)), short_name(p.id));
       if (ImGui::IsItemHovered()) pool_tooltip(p);
-      ImGui::TableNextColumn();
-      char bar[40];
+      char bar[64];
       std::snprintf(bar, sizeof bar, "%s/%s", Compact(static_cast<double>(p.live)).text,
                     Compact(static_cast<double>(p.capacity)).text);
       ImVec4 fill = vec(pool(p.id));
       fill.w = 0.55f;
-      ImGui::PushStyleColor(ImGuiCol_PlotHistogram, p.refusing() ? kBad : fill);
-      ImGui::ProgressBar(static_cast<float>(p.fill), ImVec2(-1.0f, 0.0f), bar);
-      ImGui::PopStyleColor();
+      bar_cell(cells_, static_cast<float>(p.fill), bar, p.refusing() ? kBad : fill);
       if (ImGui::IsItemHovered()) pool_tooltip(p);
-      cell(Compact(static_cast<double>(p.free)).text);
-      cell(Compact(static_cast<double>(p.peak_live)).text);
-      cell(Bytes(p.bytes_held).text);
-      cell(Compact(p.rates.emplaces_per_second).text);
-      cell(Compact(p.rates.releases_per_second).text);
-      ImGui::TableNextColumn();  // one object's update in this step's walk, smoothed (walk: Controls)
+      cell(cells_, Compact(static_cast<double>(p.peak_live)).text);
+      cell(cells_, Bytes(p.bytes_held).text);
+      cell(cells_, Compact(p.rates.emplaces_per_second).text);
+      cell(cells_, Compact(p.rates.releases_per_second).text);
+      // One object's update in this step's walk, smoothed (walk: Controls).
+      char ns[16];
+      std::snprintf(ns, sizeof ns, "%.1f", p.walk_ns_per_object);
       if (p.walk_ns_per_object > 0) {
-        ImGui::Text("%.1f", p.walk_ns_per_object);
+        cell(cells_, p.walk_ns_per_object < 999.95 ? ns : Compact(p.walk_ns_per_object).text);
       } else {
-        ImGui::TextColored(kDim, "-");
+        cell(cells_, kDim, "-");
       }
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s: %.2f ns per object per step (update walk, %s)", pool_name(p.id), p.walk_ns_per_object,
                           p.pooled ? walk_label(model).data() : "heap vector<T*>");
       }
-      ImGui::TableNextColumn();
-      if (p.growth_events > 0) {
-        ImGui::TextColored(vec(pool(p.id)), "%" PRIu64, p.growth_events);
-      } else {
-        ImGui::TextColored(kDim, "0");
-      }
+      cell(cells_, p.growth_events > 0 ? vec(pool(p.id)) : kDim, Compact(p.growth_events).text);
     }
     ImGui::EndTable();
   }
@@ -207,7 +214,8 @@ void OverlayPanel::draw_pools(const OverlayModel& model) {
   // it and were refused (even where a newcomer had its slot), so they locked on elsewhere.
   const PoolView& enemies = model.pools[static_cast<std::size_t>(PoolId::enemies)];
   if (enemies.stale_gets > 0) {
-    ImGui::TextColored(vec(pool(PoolId::enemies)), "stale handles refused %.1f/s", enemies.rates.stale_gets_per_second);
+    ImGui::TextColored(vec(pool(PoolId::enemies)), "stale handles refused %.1f/s",
+                       enemies.rates.stale_gets_per_second);  // a rate below one a second keeps its decimal
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
           "homing shots whose target died: the enemy store refused the old handle\n"
@@ -221,10 +229,10 @@ void OverlayPanel::draw_pools(const OverlayModel& model) {
 void OverlayPanel::draw_growth_log(const OverlayModel& model) {
   char label[96];
   if (model.rebuilds > 0) {
-    std::snprintf(label, sizeof label, "Growth log: %" PRIu64 " growths, %" PRIu64 " rebuilds###growth_log",
-                  model.growth_events, model.rebuilds);
+    std::snprintf(label, sizeof label, "Growth log: %s growths, %s rebuilds###growth_log",
+                  Compact(model.growth_events).text, Compact(model.rebuilds).text);
   } else {
-    std::snprintf(label, sizeof label, "Growth log: %" PRIu64 " growths###growth_log", model.growth_events);
+    std::snprintf(label, sizeof label, "Growth log: %s growths###growth_log", Compact(model.growth_events).text);
   }
   if (!ImGui::TreeNodeEx(label, ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (model.growth_log.empty()) {
@@ -236,43 +244,45 @@ void OverlayPanel::draw_growth_log(const OverlayModel& model) {
   const ImGuiTableFlags flags = kTableFlags | ImGuiTableFlags_ScrollY;
   if (ImGui::BeginTable("growth", 6, flags, ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * rows_visible))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    columns({{"step", 42}, {"pool", 70}, {"capacity", 0}, {"bytes", 56}, {"time", 52}, {"moved", 50}});
+    // The step is an identifier, printed whole (the graph's tooltip names the same frame).
+    columns(cells_, {{"step", "9999999"},
+                     {"pool", "enemy fire"},
+                     {"capacity", nullptr},  // "99.9k -> 99.9k"
+                     {"bytes", "1023 MiB"},
+                     {"time", "99.9 ms"},
+                     {"moved", "rebuild"}});
+    char text[64];
     // Newest first: the growth that just happened is the one to explain.
     for (std::size_t k = model.growth_log.size(); k-- > 0;) {
       const GrowthRecord& g = model.growth_log[k];
       ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::Text("%" PRIu64, g.frame);
-      ImGui::TableNextColumn();
-      ImGui::TextColored(vec(pool(g.pool)), "%s", short_name(g.pool));
-      ImGui::TableNextColumn();
+      std::snprintf(text, sizeof text, "%" PRIu64, g.frame);
+      cell(cells_, text);
+      cell(cells_, vec(pool(g.pool)), short_name(g.pool));
       // A rebuild (pooling switched back on: the pool came back at its warm size) is dim and
       // says so in its last column; it is not one of the growths counted above.
-      if (g.rebuild) {
-        ImGui::TextColored(kDim, "%zu -> %zu", g.event.old_capacity, g.event.new_capacity);
+      std::snprintf(text, sizeof text, "%s -> %s", Compact(static_cast<double>(g.event.old_capacity)).text,
+                    Compact(static_cast<double>(g.event.new_capacity)).text);
+      cell(cells_, g.rebuild ? kDim : ImGui::GetStyleColorVec4(ImGuiCol_Text), text);
+      cell(cells_, Bytes(g.event.bytes_allocated).text);
+      if (g.event.microseconds < 999.5) {
+        std::snprintf(text, sizeof text, "%.0f us", g.event.microseconds);
       } else {
-        ImGui::Text("%zu -> %zu", g.event.old_capacity, g.event.new_capacity);
+        std::snprintf(text, sizeof text, "%s ms", Ms(g.event.microseconds / 1000).text);
       }
-      cell(Bytes(g.event.bytes_allocated).text);
-      ImGui::TableNextColumn();
-      if (g.event.microseconds < 1000) {  // 7 characters at most: the column beside it starts right after
-        ImGui::Text("%.0f us", g.event.microseconds);
-      } else {
-        ImGui::Text("%.1f ms", g.event.microseconds / 1000);
-      }
-      ImGui::TableNextColumn();
+      cell(cells_, text);
       if (g.rebuild) {
-        ImGui::TextColored(kDim, "rebuild");
+        cell(cells_, kDim, "rebuild");
       } else if (g.event.relocated) {
-        ImGui::Text("%zu", g.event.relocated_objects);
+        cell(cells_, Compact(static_cast<double>(g.event.relocated_objects)).text);
       } else {
-        ImGui::TextColored(kDim, "no");
+        cell(cells_, kDim, "no");
       }
     }
     ImGui::EndTable();
   }
   if (model.growth_log_dropped > 0)
-    ImGui::TextColored(kDim, "(%" PRIu64 " later growths counted, not listed)", model.growth_log_dropped);
+    ImGui::TextColored(kDim, "(%s later growths counted, not listed)", Compact(model.growth_log_dropped).text);
   ImGui::TreePop();
 }
 
@@ -291,29 +301,26 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, const OverlayRunti
   ImGui::Checkbox("stacked", &stacked_);
   ImGui::SameLine();
   if (ImGui::Button("Export CSV")) out.export_csv = true;
+  remember("Export CSV");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
   ImGui::InputTextWithHint("##csv_dir", "to: working dir", csv_dir_, sizeof csv_dir_);
 
-  graph_ = draw_frame_graph(w, stacked_, 112, points_scratch_);  // the column fits 720 rows
-
   if (ImGui::BeginTable("percentiles", 5, kTableFlags)) {
-    columns({{"ms", 76}, {"p50", 48}, {"p99", 48}, {"max", 48}, {"", 0}});
-    const auto row = [](const char* name, std::uint32_t colour, const Percentiles& p, const char* note) {
+    columns(cells_, {{"ms", "heap/pooled"}, {"p50", "12.3kx"}, {"p99", "12.3kx"}, {"max", "12.3kx"}, {"", nullptr}});
+    const auto row = [this](const char* name, std::uint32_t colour, const Percentiles& p, const char* note) {
       ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(vec(colour), "%s", name);
-      for (const double v : {p.p50, p.p99, p.max}) {
-        ImGui::TableNextColumn();
-        ImGui::Text(v < 1 ? "%.3f" : "%.2f", v);  // a pooled step can take 0.004 ms
-      }
-      ImGui::TableNextColumn();
-      ImGui::TextColored(kDim, "%s", note);
+      cell(cells_, vec(colour), name);
+      for (const double v : {p.p50, p.p99, p.max}) cell(cells_, Ms(v).text);
+      cell(cells_, kDim, note);
     };
+    // The notes fit the column that is left at 480 pixels (about 28 characters).
     char over[64];
-    std::snprintf(over, sizeof over, "%zu of %zu frames over %.1f", w.over_budget, w.rows.size(), w.budget_ms);
+    std::snprintf(over, sizeof over, "%s of %s over %.1f", Compact(static_cast<double>(w.over_budget)).text,
+                  Compact(static_cast<double>(w.rows.size())).text, w.budget_ms);
     char span[64];
-    std::snprintf(span, sizeof span, "%.1f s, %zu with growth", w.covered_seconds, w.growth_frames);
+    std::snprintf(span, sizeof span, "%.1f s, %s with growth", w.covered_seconds,
+                  Compact(static_cast<double>(w.growth_frames)).text);
     row("simulation", sim_line, w.sim, span);
     // Which sprite path drew, and whether auto chose it and for which GL: the renderer's first
     // word fits the column ("fast, auto on llvmpipe"); the whole GL_RENDERER is in the tooltip.
@@ -338,31 +345,34 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, const OverlayRunti
     for (const auto& [name, colour, s] :
          {std::tuple{"sim pooled", pooled, &spans.pooled}, std::tuple{"sim heap", heap, &spans.heap}}) {
       if (!s->found) continue;
-      std::snprintf(frames, sizeof frames, "last span: frames %" PRIu64 "-%" PRIu64, s->first_frame, s->last_frame);
+      std::snprintf(frames, sizeof frames, "last span: %s frames", Compact(static_cast<double>(s->frames)).text);
       row(name, colour, s->sim, frames);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("frames %" PRIu64 " to %" PRIu64, s->first_frame, s->last_frame);
     }
     if (spans.pooled.found && spans.heap.found) {
       ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(vec(heap), "heap/pooled");
-      for (const double v : {spans.ratio.p50, spans.ratio.p99, spans.ratio.max}) {
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(Ratio(v).text);
-      }
-      ImGui::TableNextColumn();
-      ImGui::TextColored(kDim, "sim, heap / pooled");
+      cell(cells_, vec(heap), "heap/pooled");
+      for (const double v : {spans.ratio.p50, spans.ratio.p99, spans.ratio.max}) cell(cells_, Ratio(v).text);
+      cell(cells_, kDim, "sim, heap / pooled");
     }
     ImGui::EndTable();
   }
-  if (!model.spans.heap.found) ImGui::TextColored(kDim, "click ON above to switch pooling off: a heap span shows here");
-  // Legend for the markers.
-  ImGui::TextColored(kDim, "markers:");
+  if (!model.spans.heap.found) ImGui::TextColored(kDim, "click ON above to switch pooling off: a heap span shows");
+  draw_graph_legend();
+}
+
+// What the graph's marks mean, on two lines that fit the 480-pixel column.
+void OverlayPanel::draw_graph_legend() {
+  ImGui::TextColored(kDim, "growth ticks:");
   for (std::size_t i = 0; i < kPoolCount; ++i) {
     ImGui::SameLine();
     ImGui::TextColored(vec(pool(static_cast<PoolId>(i))), "^%s", short_name(static_cast<PoolId>(i)));
   }
+  ImGui::TextColored(vec(switch_line), "| storage or walk switch");
   ImGui::SameLine();
-  ImGui::TextColored(vec(budget), "| over budget");
+  ImGui::TextColored(vec(heap), "shade: pooling off");
+  ImGui::SameLine();
+  ImGui::TextColored(vec(budget), "' over budget");
 }
 
 // ------------------------------------------------------------------------------- memory
@@ -372,7 +382,7 @@ void OverlayPanel::draw_memory(const OverlayModel& model) {
   const std::uint64_t now = model.latest.allocations;
   ImGui::Text("allocations this frame:");
   ImGui::SameLine();
-  ImGui::TextColored(now == 0 ? kGood : kBad, "%" PRIu64, now);
+  ImGui::TextColored(now == 0 ? kGood : kBad, "%s", Compact(now).text);
   help_marker(
       "operator new calls made by the simulation steps of the frame, counted by the game's own hook. "
       "With pooling on they stay at 0 once the pools have grown to fit; with pooling off every bullet, "
@@ -388,7 +398,8 @@ void OverlayPanel::draw_memory(const OverlayModel& model) {
   ImGui::PopStyleColor();
   ImGui::Text("pools hold %s", Bytes(model.bytes_held_total).text);
   ImGui::SameLine();
-  ImGui::TextColored(kDim, "| draw calls %u, sprites %s per frame", model.latest.draw_calls,
+  ImGui::TextColored(kDim, "| draw calls %s, sprites %s per frame",
+                     Compact(static_cast<double>(model.latest.draw_calls)).text,
                      Compact(static_cast<double>(model.latest.sprites)).text);
 }
 

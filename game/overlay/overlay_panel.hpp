@@ -7,13 +7,16 @@
 //
 // Layout: one opaque column docked at the right edge, full height, that neither moves nor
 // resizes; GameApp draws the playfield into the rest of the window, so no object is ever
-// under the panel. Collapsing headers Pools and Memory, then the tall sections Frame time,
-// Controls, Advisor and Compare, one open at a time (opening one folds the other), so the
-// column fits 1280x720 without scrolling (taller content would scroll inside the column).
-// Warnings (a pool at its max capacity refusing spawns) sit above the headers, always visible.
+// under the panel. At the top, always in view: the header line (the pooling switch), warnings
+// (a pool at its max capacity refusing spawns) and the frame-time graph, so a switch flipped
+// anywhere below shows on the graph as it happens. Under it, one scrolling region holds the
+// collapsing sections: Pools, Memory, Frame time (the figures), Memory map, Controls, Advisor
+// and Compare, each open or folded on its own. Every table cell is sized for the widest text its
+// column holds and checked as it is drawn (clipped_cells()), at any window from 900x600 up.
 #include "metrics/compare_result.hpp"
 #include "overlay/overlay_graph.hpp"
 #include "overlay/overlay_memory_map.hpp"
+#include "overlay/overlay_widgets.hpp"
 #include "metrics/overlay_model.hpp"
 #include "sim/settings.hpp"
 
@@ -77,10 +80,13 @@ struct OverlayFrame {
 
 class OverlayPanel {
  public:
-  static constexpr float kWidth = 480;
+  static constexpr float kWidth = 480;     // from 800 to 1920 pixels wide: every column fits in it
+  static constexpr float kMaxWidth = 640;  // a quarter of 2560: wider windows give the graph more frames
   // The docked column's width in a window `display_width` wide (narrow windows keep 40 %).
   static float docked_width(float display_width) noexcept {
-    return display_width * 0.6f < kWidth ? display_width * 0.6f : kWidth;
+    if (display_width * 0.6f < kWidth) return display_width * 0.6f;
+    const float quarter = display_width * 0.25f;
+    return quarter < kWidth ? kWidth : quarter > kMaxWidth ? kMaxWidth : quarter;
   }
 
   OverlayCommands draw(const OverlayFrame& frame);  // between ImGui::NewFrame and Render
@@ -90,14 +96,23 @@ class OverlayPanel {
   ScreenRect graph_rect() const noexcept { return graph_.box; }           // last frame-time graph (tests)
   const FrameGraphRects& graph_rects() const noexcept { return graph_; }  // with its lanes (tests)
   ScreenRect panel_rect() const noexcept { return panel_rect_; }
-  // How far the column's content overflowed its height last frame (0: no scrolling needed).
+  // How far the sections overflowed their scrolling region's height last frame (0: no scrolling needed).
   float overflow() const noexcept { return scroll_max_y_; }
+  // How far the sections' content ran past the column's width (0: nothing runs off the edge).
+  float overflow_x() const noexcept { return scroll_max_x_; }
+  // Table cells drawn last frame whose text or widget was wider than their column (0: none),
+  // and the first of them: a test hook (overlay_widgets.hpp, CellFit).
+  int clipped_cells() const noexcept { return cells_.clipped(); }
+  const char* first_clipped_cell() const noexcept { return cells_.first(); }
   // Where a widget was drawn last, by label: the section headers, "pooling", "Pause",
-  // "Reset statistics", "volume", "Apply suggestions", "Run A/B". Empty if not drawn. Tests click there.
+  // "Reset statistics", "volume", "Apply suggestions", "Run A/B", "Export CSV". Empty if not
+  // drawn. Tests click there.
   ScreenRect item_rect(const char* label) const noexcept;
-  void open_memory_map() noexcept {
-    open_tall_ = TallSection::memory_map;
-  }  // before the first draw (tests, screenshots)
+  // Opens the Memory map and folds the Frame time figures above it, so the map is in view
+  // (before the first draw: tests, screenshots).
+  void open_memory_map() noexcept { open_memory_map_ = true; }
+  // Opens every section, so each of its tables is drawn (before the first draw: tests).
+  void open_every_section() noexcept { open_every_section_ = true; }
   const MemoryMapRects& memory_map_rects() const noexcept { return memory_map_rects_; }
 
  private:
@@ -106,14 +121,17 @@ class OverlayPanel {
   void draw_growth_log(const OverlayModel& model);
   void draw_frame_time(const OverlayModel& model, const OverlayRuntime::Render& render, OverlayCommands& out);
   void draw_memory(const OverlayModel& model);
+  void draw_graph_legend();
   void draw_controls(const OverlayFrame& frame, OverlayCommands& out);
   void draw_advisor(const OverlayFrame& frame, OverlayCommands& out);
   void draw_compare(const OverlayFrame& frame, OverlayCommands& out);
   void check_policy_request(const OverlayModel& model);
   void remember(const char* label);  // the last item's rect under `label` (a string literal)
 
-  enum class TallSection : std::uint8_t { none, frame_time, memory_map, controls, advisor, compare };
-  TallSection open_tall_ = TallSection::frame_time;  // the one tall section shown
+  void draw_sections(const OverlayFrame& frame, OverlayCommands& out);  // the scrolling region
+
+  bool open_memory_map_ = false;     // asked for before the first draw
+  bool open_every_section_ = false;  // the same
   OverlayViewOptions view_;
   bool stacked_ = true;
   char csv_dir_[256] = {};
@@ -126,7 +144,8 @@ class OverlayPanel {
   std::string message_;
   FrameGraphRects graph_;
   ScreenRect panel_rect_;
-  float scroll_max_y_ = 0;
+  float scroll_max_y_ = 0, scroll_max_x_ = 0;
+  overlay_widgets::CellFit cells_;
   std::array<std::pair<const char*, ScreenRect>, 16> items_{};
   MemoryMapRects memory_map_rects_{};
 };

@@ -72,8 +72,8 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   ImGui::TextUnformatted("walk");
   for (const WalkMode mode : {WalkMode::bitmap, WalkMode::swap_pop, WalkMode::slot_order}) {
     ImGui::SameLine();
-    changed |= ImGui::RadioButton(walk_button_label(mode), &walk, static_cast<int>(mode));
-    remember(walk_button_label(mode));
+    changed |= ImGui::RadioButton(walk_display_name(mode), &walk, static_cast<int>(mode));
+    remember(walk_display_name(mode));
   }
   help_marker(
       "bitmap: the pool's own walk over its occupancy bits. swap-pop list: the classic active-index "
@@ -90,28 +90,32 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   if (!pool_edits_) pool_edits_ = frame.requested.pools;
   auto& edits = *pool_edits_;
   if (ImGui::BeginTable("policies", 5, kTableFlags)) {
-    columns({{"pool", 70}, {"growth", 72}, {"step", 82}, {"initial", 92}, {"max", 0}});
+    // The inputs are as wide as a 10-digit capacity; the last column takes what is left.
+    const float input = ImGui::CalcTextSize("9999999999").x + 2 * ImGui::GetStyle().FramePadding.x;
+    const float combo =
+        ImGui::CalcTextSize("double").x + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x;
+    ImGui::TableSetupColumn("pool", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("enemy fire").x);
+    ImGui::TableSetupColumn("growth", ImGuiTableColumnFlags_WidthFixed, combo);
+    ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthFixed, input);
+    ImGui::TableSetupColumn("initial", ImGuiTableColumnFlags_WidthFixed, input);
+    ImGui::TableSetupColumn("max", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
     for (std::size_t i = 0; i < kPoolCount; ++i) {
       PoolConfig& c = edits[i];
       ImGui::PushID(static_cast<int>(i));
       ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(vec(pool(static_cast<PoolId>(i))), "%s", short_name(static_cast<PoolId>(i)));
-      ImGui::TableNextColumn();
+      cell(cells_, vec(pool(static_cast<PoolId>(i))), short_name(static_cast<PoolId>(i)));
       int mode = c.growth_step == 0 ? 0 : 1;
-      ImGui::SetNextItemWidth(70);
+      widget_cell(cells_, combo, "growth");
       if (ImGui::Combo("##growth", &mode, "double\0step\0"))
         c.growth_step = mode == 0 ? 0 : std::max<std::size_t>(c.initial_capacity, 64);
-      ImGui::TableNextColumn();
       ImGui::BeginDisabled(c.growth_step == 0);
-      ImGui::SetNextItemWidth(80);
+      widget_cell(cells_, input, "step");
       ImGui::InputScalar("##step", ImGuiDataType_U64, &c.growth_step);
       ImGui::EndDisabled();
-      ImGui::TableNextColumn();
-      ImGui::SetNextItemWidth(90);
+      widget_cell(cells_, input, "initial");
       ImGui::InputScalar("##initial", ImGuiDataType_U64, &c.initial_capacity);
-      ImGui::TableNextColumn();
-      ImGui::SetNextItemWidth(90);
+      widget_cell(cells_, input, "max");
       ImGui::InputScalar("##max", ImGuiDataType_U64, &c.max_capacity);
       ImGui::PopID();
     }
@@ -145,11 +149,16 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   ImGui::SameLine(0, 24);
   ImGui::SetNextItemWidth(170);
   changed |= ImGui::SliderFloat("fire rate x", &s.stress, 0.1f, 100.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
-  ImGui::SetNextItemWidth(110);
+  // Two sliders share the line, each as wide as what their labels leave.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float slider = std::max(60.0f, (ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("sparks/explosion").x -
+                                        ImGui::CalcTextSize("enemy density").x - 2 * style.ItemInnerSpacing.x - 16) /
+                                           2);
+  ImGui::SetNextItemWidth(slider);
   changed |=
       ImGui::SliderInt("sparks/explosion", &s.particles_per_explosion, 0, 5000, "%d", ImGuiSliderFlags_Logarithmic);
   ImGui::SameLine(0, 16);
-  ImGui::SetNextItemWidth(110);
+  ImGui::SetNextItemWidth(slider);
   changed |= ImGui::SliderFloat("enemy density", &s.enemy_density, 0.0f, 10.0f, "%.1f");
   if (changed) out.settings = s;
 
@@ -181,7 +190,7 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   if (ImGui::Checkbox("mute (M)", &muted)) out.muted = muted;
   if (!sound.device) {
     ImGui::SameLine();
-    ImGui::TextColored(kDim, "no audio device: silent");
+    ImGui::TextColored(kDim, "no audio: silent");
   }
 }
 
@@ -195,22 +204,24 @@ void OverlayPanel::draw_advisor(const OverlayFrame& frame, OverlayCommands& out)
     view_.advisor.margin = static_cast<double>(margin) / 100.0;
   }
   if (ImGui::BeginTable("advice", 6, kTableFlags)) {
-    columns({{"pool", 70}, {"peak", 56}, {"+ margin", 60}, {"suggested", 90}, {"initial now", 80}, {"grew", 0}});
+    columns(cells_, {{"pool", "enemy fire"},
+                     {"peak", "99.9k"},
+                     {"+ margin", "99.9k"},
+                     {"suggested", "99.9k (max)"},
+                     {"initial now", "99.9k"},
+                     {"grew", nullptr}});
     for (const CapacityAdvice& a : model.advice) {
       ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(vec(pool(a.pool)), "%s", short_name(a.pool));
-      ImGui::TableNextColumn();
-      ImGui::Text("%zu", a.peak_live);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.0f", std::ceil(static_cast<double>(a.peak_live) * view_.advisor.margin));
-      ImGui::TableNextColumn();
-      ImGui::TextColored(a.changes_anything() ? kGood : kDim, "%zu%s", a.suggested_initial,
-                         a.clamped_to_max ? " (max)" : "");
-      ImGui::TableNextColumn();
-      ImGui::Text("%zu", a.current_initial);
-      ImGui::TableNextColumn();
-      ImGui::Text("%" PRIu64, a.growth_events);
+      cell(cells_, vec(pool(a.pool)), short_name(a.pool));
+      cell(cells_, Compact(static_cast<double>(a.peak_live)).text);
+      cell(cells_, Compact(std::ceil(static_cast<double>(a.peak_live) * view_.advisor.margin)).text);
+      char suggested[32];
+      std::snprintf(suggested, sizeof suggested, "%s%s", Compact(static_cast<double>(a.suggested_initial)).text,
+                    a.clamped_to_max ? " (max)" : "");
+      cell(cells_, a.changes_anything() ? kGood : kDim, suggested);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%zu slots", a.suggested_initial);
+      cell(cells_, Compact(static_cast<double>(a.current_initial)).text);
+      cell(cells_, Compact(a.growth_events).text);
     }
     ImGui::EndTable();
   }
@@ -273,26 +284,24 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
     ImGui::TextColored(kDim, "replayed without your input: turn autofire on for a load");
   }
   if (ImGui::BeginTable("ab", 6, kTableFlags)) {
-    columns({{"sim ms", 76}, {"p50", 56}, {"p99", 56}, {"max", 56}, {"allocs", 56}, {"growths", 0}});
+    columns(cells_, {{"sim ms", "heap/pooled"},
+                     {"p50", "12.3kx"},
+                     {"p99", "12.3kx"},
+                     {"max", "12.3kx"},
+                     {"allocs", "99.9k"},
+                     {"growths", nullptr}});
     for (const CompareSeries* s : {&r.pooled, &r.heap}) {
       ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(vec(s->pooling ? pooled : heap), "%s", s->pooling ? "pooled" : "heap");
-      for (const double v : {s->sim.p50, s->sim.p99, s->sim.max}) {
-        ImGui::TableNextColumn();
-        ImGui::Text("%.3f", v);
-      }
-      cell(Compact(s->heap_allocs_total).text);
-      ImGui::TableNextColumn();
-      ImGui::Text("%" PRIu64, s->growth_events);
+      cell(cells_, vec(s->pooling ? pooled : heap), s->pooling ? "pooled" : "heap");
+      for (const double v : {s->sim.p50, s->sim.p99, s->sim.max}) cell(cells_, Ms(v).text);
+      cell(cells_, Compact(s->heap_allocs_total).text);
+      cell(cells_, Compact(s->growth_events).text);
     }
     ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextColored(kDim, "heap/pooled");
+    cell(cells_, kDim, "heap/pooled");
     for (const auto& [h, p] : {std::pair{r.heap.sim.p50, r.pooled.sim.p50}, std::pair{r.heap.sim.p99, r.pooled.sim.p99},
                                std::pair{r.heap.sim.max, r.pooled.sim.max}}) {
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(Ratio(compare_ratio(h, p)).text);
+      cell(cells_, Ratio(compare_ratio(h, p)).text);
     }
     ImGui::EndTable();
   }

@@ -1,7 +1,8 @@
 #pragma once
 // Small ImGui helpers the overlay panel's sections share: colours for good and bad news,
-// numbers that fit narrow columns, fixed-width table headers, the "(?)" help marker.
-// Internal to the panel (overlay_panel*.cpp).
+// the one number format, table cells that know whether they fit, the "(?)" help marker.
+// The panel's own (overlay_panel*.hpp/cpp, overlay_memory_map.cpp); GameApp only sees CellFit
+// through OverlayPanel's test hooks.
 #include "sim/scenario.hpp"
 
 #include <imgui.h>
@@ -9,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <initializer_list>
 
 namespace game::overlay_widgets {
@@ -31,93 +33,186 @@ inline const char* short_name(PoolId id) {
   return "?";
 }
 
-// A walk as the panel spells it, on the Controls' buttons and in the header's "(..., X walk)"
-// (walk_name() is the scenario files' spelling).
-inline const char* walk_button_label(WalkMode walk) {
-  switch (walk) {
-    case WalkMode::swap_pop:
-      return "swap-pop list";
-    case WalkMode::slot_order:
-      return "slot-order list";
-    case WalkMode::bitmap:
-      break;
-  }
-  return "bitmap";
-}
+// The panel's one number format. Every figure the panel prints in a cell, a bar or a line
+// goes through format_number(), so a capacity never reads "131072" in one table and "131k" in
+// the next, and every unit has a known widest text (the narrow columns are sized for it):
+//   count  as is to 9999, then three significant digits: 51.5k, 148k, 1.05M, 12.3M  (<= 5 chars below 1e9)
+//   ms     0.004 below 1 ms (a pooled step can take that), then 4.19, 41.9, 419  (<= 5 below 10 s)
+//   ratio  1.23x, 12.3x, 123x, 7004x, 12.3kx  (<= 6: "%.2fx" once ran 7003.71x into the next column)
+//   bytes  binary units, three significant digits: 512 B, 1.50 KiB, 19.0 MiB, 148 MiB  (<= 8)
+// Tooltips print exact counts: they size themselves to their text.
+enum class Unit : std::uint8_t { count, ms, ratio, bytes };
 
-struct Compact {
-  char text[16];
-  // At most 5 characters below a billion (the Pools table's narrow columns): 9999, 51.5k, 148k,
-  // 1.05M, 12.3M, 148M.
-  explicit Compact(double v) {
-    if (v < 10000) {
-      std::snprintf(text, sizeof text, "%.0f", v);
-    } else if (v < 99950) {
-      std::snprintf(text, sizeof text, "%.1fk", v / 1e3);
-    } else if (v < 999500) {
-      std::snprintf(text, sizeof text, "%.0fk", v / 1e3);
-    } else if (v < 9.995e6) {
-      std::snprintf(text, sizeof text, "%.2fM", v / 1e6);
-    } else if (v < 99.95e6) {
-      std::snprintf(text, sizeof text, "%.1fM", v / 1e6);
-    } else {
-      std::snprintf(text, sizeof text, "%.0fM", v / 1e6);
+struct Number {
+  char text[24];  // the widest is 8 characters: room for snprintf's worst case
+};
+
+namespace detail {
+// Three significant digits of a value in [0, 999.5), then `suffix`.
+inline void three_digits(char* out, std::size_t size, double v, const char* suffix) {
+  const char* format = v < 9.995 ? "%.2f%s" : v < 99.95 ? "%.1f%s" : "%.0f%s";
+  std::snprintf(out, size, format, v, suffix);
+}
+}  // namespace detail
+
+inline Number format_number(double v, Unit unit) {
+  Number n{};
+  switch (unit) {
+    case Unit::count: {
+      if (v < 9999.5) {
+        std::snprintf(n.text, sizeof n.text, "%.0f", v);
+        break;
+      }
+      const char* suffix = "k";
+      double scaled = v / 1e3;
+      for (const char* next : {"M", "G"}) {
+        if (scaled < 999.5) break;
+        scaled /= 1e3;
+        suffix = next;
+      }
+      detail::three_digits(n.text, sizeof n.text, scaled, suffix);
+      break;
+    }
+    case Unit::ms:
+      if (v < 1) {
+        std::snprintf(n.text, sizeof n.text, "%.3f", v);
+      } else if (v < 999.5) {
+        detail::three_digits(n.text, sizeof n.text, v, "");
+      } else {
+        n = format_number(v, Unit::count);
+      }
+      break;
+    case Unit::ratio:
+      if (v < 999.5) {
+        detail::three_digits(n.text, sizeof n.text, v, "x");
+      } else {
+        n = format_number(v, Unit::count);
+        const std::size_t end = std::strlen(n.text);  // 5 at most below 1e12: room for the x
+        n.text[end] = 'x';
+        n.text[end + 1] = '\0';
+      }
+      break;
+    case Unit::bytes: {
+      const char* suffix = " B";
+      double scaled = v;
+      for (const char* next : {" KiB", " MiB", " GiB", " TiB"}) {
+        if (scaled < 1023.5) break;
+        scaled /= 1024;
+        suffix = next;
+      }
+      if (suffix[1] == 'B') {  // whole bytes
+        std::snprintf(n.text, sizeof n.text, "%.0f B", scaled);
+      } else {
+        detail::three_digits(n.text, sizeof n.text, scaled, suffix);
+      }
+      break;
     }
   }
+  return n;
+}
+
+// The units by name, for the call sites: Compact(live).text, Bytes(held).text, Ratio(r).text.
+struct Compact : Number {
+  explicit Compact(double v) : Number(format_number(v, Unit::count)) {}
   explicit Compact(std::uint64_t v) : Compact(static_cast<double>(v)) {}
 };
-
-// A ratio in a narrow table column, at most 6 characters with three significant digits:
-// 1.23x, 12.3x, 123x, 7004x, 12.3kx. ("%.2fx" ran 7003.71x into the next column once a heap
-// span's p50 met a pooled span of idle title-screen frames.)
-struct Ratio {
-  char text[20];  // room for any Compact text and the x, though it never passes 6
-  explicit Ratio(double v) {
-    if (v < 9.995) {
-      std::snprintf(text, sizeof text, "%.2fx", v);
-    } else if (v < 99.95) {
-      std::snprintf(text, sizeof text, "%.1fx", v);
-    } else if (v < 9999.5) {
-      std::snprintf(text, sizeof text, "%.0fx", v);
-    } else {
-      std::snprintf(text, sizeof text, "%sx", Compact(v).text);
-    }
-  }
+struct Ms : Number {
+  explicit Ms(double v) : Number(format_number(v, Unit::ms)) {}
+};
+struct Ratio : Number {
+  explicit Ratio(double v) : Number(format_number(v, Unit::ratio)) {}
+};
+struct Bytes : Number {
+  explicit Bytes(std::size_t bytes) : Number(format_number(static_cast<double>(bytes), Unit::bytes)) {}
 };
 
-struct Bytes {
-  char text[16];
-  explicit Bytes(std::size_t bytes) {
-    const auto b = static_cast<double>(bytes);
-    // At most 8 characters: one decimal below 100, none above.
-    const char* unit = "B";
-    double v = b;
-    for (const char* next : {"KiB", "MiB", "GiB"}) {
-      if (v < 1024) break;
-      v /= 1024;
-      unit = next;
-    }
-    std::snprintf(text, sizeof text, v < 100 && unit[0] != 'B' ? "%.1f %s" : "%.0f %s", v, unit);
+// Whether what a table cell draws fits its column. The panel draws every cell through the
+// helpers below and counts, each frame, the cells whose text or widget was wider than what the
+// cell shows: its column, cut at the window's edge where the columns run past it (a ".2k/131k"
+// where "79.2k/131k" should be). OverlayPanel::clipped_cells() is the tests' hook.
+class CellFit {
+ public:
+  void reset() noexcept {
+    clipped_ = 0;
+    first_[0] = '\0';
   }
+  // Whether `width` pixels drawn from the cursor fit the current cell; one that does not is
+  // counted, and the first of a frame named by `what`.
+  bool check(float width, const char* what) noexcept {
+    const float x = ImGui::GetCursorScreenPos().x;
+    const float cell_right = x + ImGui::GetContentRegionAvail().x;
+    const float window_right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (x + width <= (cell_right < window_right ? cell_right : window_right) + 0.5f) return true;
+    if (clipped_++ == 0) {  // truncated to fit: a name for a test's message
+      std::strncpy(first_, what, sizeof first_ - 1);
+      first_[sizeof first_ - 1] = '\0';
+    }
+    return false;
+  }
+  int clipped() const noexcept { return clipped_; }
+  const char* first() const noexcept { return first_; }
+
+ private:
+  int clipped_ = 0;
+  char first_[48] = {};
 };
 
-// Column headers with fixed widths in pixels (0: takes what is left), so a number that
-// gains a digit never makes the columns beside it jump from one frame to the next.
+// Column headers, each as wide as the widest text it holds (`widest`, or its name if wider;
+// nullptr: the column takes what is left), so a number that gains a digit never makes the
+// columns beside it jump from one frame to the next, and the widths follow the font.
 struct Column {
   const char* name;
-  float width;
+  const char* widest;
 };
-inline void columns(std::initializer_list<Column> list) {
+inline void columns(CellFit& fit, std::initializer_list<Column> list) {
   for (const Column& c : list) {
-    ImGui::TableSetupColumn(c.name, c.width > 0 ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch,
-                            c.width);
+    if (c.widest == nullptr) {
+      ImGui::TableSetupColumn(c.name, ImGuiTableColumnFlags_WidthStretch);
+    } else {
+      const float name = ImGui::CalcTextSize(c.name).x, widest = ImGui::CalcTextSize(c.widest).x;
+      ImGui::TableSetupColumn(c.name, ImGuiTableColumnFlags_WidthFixed, name > widest ? name : widest);
+    }
   }
-  ImGui::TableHeadersRow();
+  // ImGui::TableHeadersRow(), with each header checked.
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  int i = 0;
+  for (const Column& c : list) {
+    if (ImGui::TableSetColumnIndex(i)) {
+      ImGui::PushID(i);
+      fit.check(ImGui::CalcTextSize(c.name).x, c.name);
+      ImGui::TableHeader(c.name);
+      ImGui::PopID();
+    }
+    ++i;
+  }
 }
 
-inline void cell(const char* text) {
+// The next cell holds `text` (dim, coloured or plain).
+inline void cell(CellFit& fit, const char* text) {
   ImGui::TableNextColumn();
+  fit.check(ImGui::CalcTextSize(text).x, text);
   ImGui::TextUnformatted(text);
+}
+inline void cell(CellFit& fit, const ImVec4& colour, const char* text) {
+  ImGui::TableNextColumn();
+  fit.check(ImGui::CalcTextSize(text).x, text);
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextUnformatted(text);
+  ImGui::PopStyleColor();
+}
+// A widget `width` pixels wide comes next in the next cell (ImGui::SetNextItemWidth is set).
+inline void widget_cell(CellFit& fit, float width, const char* what) {
+  ImGui::TableNextColumn();
+  fit.check(width, what);
+  ImGui::SetNextItemWidth(width);
+}
+// A bar across the next cell with `text` on it.
+inline void bar_cell(CellFit& fit, float fraction, const char* text, const ImVec4& fill) {
+  ImGui::TableNextColumn();
+  fit.check(ImGui::CalcTextSize(text).x, text);
+  ImGui::PushStyleColor(ImGuiCol_PlotHistogram, fill);
+  ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), text);
+  ImGui::PopStyleColor();
 }
 
 inline void help_marker(const char* text) {

@@ -6,6 +6,7 @@
 #include "sim/scenario.hpp"
 
 #include <array>
+#include <cstdint>
 
 namespace game {
 
@@ -24,5 +25,18 @@ struct Settings {
 
 // The settings a scenario starts with.
 Settings settings_from(const Scenario& scenario);
+
+// What a step's settings changed of where and how the pools keep their objects: one bit each
+// in SimStats::switched (switch_bit). The recorders mark a switch on the frame it took effect:
+// a labelled line on the overlay's graph, a name in --frame-csv's `switch` column.
+enum class SwitchKind : std::uint8_t { pooling, storage, walk };
+inline constexpr std::array<SwitchKind, 3> kSwitchKinds{SwitchKind::pooling, SwitchKind::storage, SwitchKind::walk};
+constexpr std::uint8_t switch_bit(SwitchKind kind) noexcept {
+  return static_cast<std::uint8_t>(1u << static_cast<unsigned>(kind));
+}
+// The bits of what differs between two settings (0: none of the three).
+std::uint8_t switches_between(const Settings& before, const Settings& after) noexcept;
+// A switch named by what it switched to, as `after` has it: "pooling off", "packed", "slot-order list".
+const char* switch_label(SwitchKind kind, const Settings& after) noexcept;
 
 }  // namespace game

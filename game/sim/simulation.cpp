@@ -169,6 +169,7 @@ void Simulation::apply_settings() {
     enemies_.store().set_pooling(want.pooling);
     patch_homing_targets();  // the enemy store re-issued its handles
   }
+  switched_ = switches_between(applied_, want);
   applied_ = want;
   settings_ = want;
 }
@@ -512,6 +513,7 @@ void Simulation::refresh_stats() {
   s.heat_multiplier = heat_multiplier();
   const float top = std::log2(std::max(1.0f, scenario_.escalation.max_multiplier));
   s.heat_fraction = top > 0 ? player_.heat / top : 0.0f;
+  s.switched = switched_;
 }
 
 }  // namespace game

@@ -39,6 +39,7 @@ struct SimStats {
   std::uint64_t homing_live = 0;     // homing shots in flight
   float heat_multiplier = 1;         // the held-fire escalation in force (1 .. max_multiplier)
   float heat_fraction = 0;           // the same on a 0..1 scale (log2), for the HUD meter
+  std::uint8_t switched = 0;         // switch_bit()s of what this step's settings changed (settings.hpp)
 };
 
 class Simulation {
@@ -173,6 +174,7 @@ class Simulation {
   float game_over_time_ = 0;  // seconds since the game ended
   bool game_over_ = false;
   std::uint64_t kills_ = 0, hits_total_ = 0, deaths_ = 0, restarts_ = 0;
+  std::uint8_t switched_ = 0;  // this step's apply_settings(): SimStats::switched
   SimStats stats_;
   std::uint64_t stats_builds_ = 0;
 };

@@ -34,6 +34,10 @@ constexpr std::string_view walk_name(WalkMode mode) noexcept {
   }
   return "bitmap";
 }
+// How the panel, its graph and --frame-csv name a walk to a reader (walk_name() is the files').
+constexpr const char* walk_display_name(WalkMode mode) noexcept {
+  return mode == WalkMode::swap_pop ? "swap-pop list" : mode == WalkMode::slot_order ? "slot-order list" : "bitmap";
+}
 constexpr std::optional<WalkMode> parse_walk(std::string_view name) noexcept {
   for (const WalkModeName& n : kWalkModeNames) {
     if (n.name == name) return n.mode;

@@ -7,10 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace game {
@@ -36,7 +38,7 @@ std::string read(const fs::path& p) {
   return text.str();
 }
 
-TEST(CsvExport, FrameWindowHasOneRowPerFrameWithItsGrowths) {
+TEST(CsvExport, FrameWindowHasOneRowPerFrameWithItsGrowthsAndSwitches) {
   FrameWindow w;
   FrameRow a;
   a.frame = 7;
@@ -50,11 +52,19 @@ TEST(CsvExport, FrameWindowHasOneRowPerFrameWithItsGrowths) {
   b.over_budget = true;
   b.grew = 0b0101;  // bullets and particles
   w.rows = {a, b};
+  // Frame 8 switched to packed storage and the swap-pop walk.
+  for (const auto& [kind, label] :
+       {std::pair{SwitchKind::storage, "packed"}, std::pair{SwitchKind::walk, "swap-pop list"}}) {
+    SwitchMark& m = w.switches.emplace_back();
+    m.frame = 8;
+    m.kind = kind;
+    std::snprintf(m.label, sizeof m.label, "%s", label);
+  }
   const auto lines = lines_of(frame_window_csv(w));
   ASSERT_EQ(lines.size(), 3u);
-  EXPECT_EQ(lines[0], "frame,sim_ms,render_ms,total_ms,over_budget,heap_allocs,draw_calls,sprites,grew");
-  EXPECT_EQ(lines[1], "7,1.5000,0.2500,1.7500,0,3,6,900,");
-  EXPECT_EQ(lines[2], "8,1.5000,0.2500,1.7500,1,3,6,900,bullets|particles");
+  EXPECT_EQ(lines[0], "frame,sim_ms,render_ms,total_ms,over_budget,heap_allocs,draw_calls,sprites,grew,switch");
+  EXPECT_EQ(lines[1], "7,1.5000,0.2500,1.7500,0,3,6,900,,");
+  EXPECT_EQ(lines[2], "8,1.5000,0.2500,1.7500,1,3,6,900,bullets|particles,packed|swap-pop list");
 }
 
 TEST(CsvExport, OverlayExportWritesTheWindowAndTheGrowthLog) {
@@ -76,7 +86,7 @@ TEST(CsvExport, OverlayExportWritesTheWindowAndTheGrowthLog) {
   EXPECT_EQ(files.frames_path, (dir / "poolshot_frames_240.csv").string());
   const auto frames = lines_of(read(files.frames_path));
   ASSERT_EQ(frames.size(), 121u) << "header + 2 s of steps";
-  for (const std::string& line : frames) EXPECT_EQ(fields(line), 9u) << line;
+  for (const std::string& line : frames) EXPECT_EQ(fields(line), 10u) << line;
   EXPECT_EQ(frames.back().rfind("239,", 0), 0u) << frames.back();
   const auto growth = lines_of(read(files.growth_path));
   ASSERT_EQ(growth.size(), model.growth_log.size() + 1);

@@ -106,7 +106,11 @@ TEST(FrameKinds, EachKindHasItsOwnWorstFrame) {
 }
 
 TEST(FrameSeries, CsvHoldsOneRowPerFrame) {
-  const std::vector<FrameRecord> series = {{1, 2.5f, 0.125f, 7, false}, {2, 30.0f, 0.0f, 0, true}};
+  Settings packed;
+  packed.storage = engine::StorageMode::packed;
+  packed.walk = WalkMode::swap_pop;
+  const FrameSwitch both = FrameSwitch::of(switch_bit(SwitchKind::storage) | switch_bit(SwitchKind::walk), packed);
+  const std::vector<FrameRecord> series = {{1, 2.5f, 0.125f, 7, false, {}}, {2, 30.0f, 0.0f, 0, true, both}};
   const std::string path = ::testing::TempDir() + "frame_series_test.csv";
   std::string error;
   ASSERT_TRUE(write_frame_csv(path, series, error)) << error;
@@ -114,10 +118,35 @@ TEST(FrameSeries, CsvHoldsOneRowPerFrame) {
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_EQ(text.str(),
-            "frame,sim_ms,render_ms,heap_allocs,storage_grew\n"
-            "1,2.5000,0.1250,7,0\n"
-            "2,30.0000,0.0000,0,1\n");
+            "frame,sim_ms,render_ms,heap_allocs,storage_grew,switch\n"
+            "1,2.5000,0.1250,7,0,\n"
+            "2,30.0000,0.0000,0,1,packed|swap-pop list\n");
   std::remove(path.c_str());
+}
+
+// A switch recorded with its frame comes back on that frame of the series, named as the CSV
+// names it, also after the ring has wrapped past older ones; two steps of one frame merge.
+TEST(FrameSeries, SwitchesComeBackOnTheirFrames) {
+  FrameLog log(4, 0);
+  Settings s;
+  s.pooling = false;
+  for (int f = 1; f <= 10; ++f) {
+    FrameSwitch sw;
+    if (f == 2 || f == 8) sw = FrameSwitch::of(switch_bit(SwitchKind::pooling), s);
+    if (f == 9) {
+      Settings walk;
+      walk.walk = WalkMode::bitmap;
+      sw = FrameSwitch::of(switch_bit(SwitchKind::walk), walk)
+               .then(FrameSwitch::of(switch_bit(SwitchKind::pooling), walk));  // two steps in one frame
+    }
+    log.record(1, 0, 0, false, sw);
+  }
+  const FrameSummary summary = log.summary();  // frames 7..10
+  ASSERT_EQ(summary.series.size(), 4u);
+  EXPECT_FALSE(summary.series[0].switched.any());
+  EXPECT_EQ(switch_names(summary.series[1].switched), "pooling off");
+  EXPECT_EQ(switch_names(summary.series[2].switched), "pooling on|bitmap");
+  EXPECT_FALSE(summary.series[3].switched.any());
 }
 
 TEST(FrameSeries, CsvToAnUnwritablePathFailsWithAReason) {

@@ -80,13 +80,13 @@ TEST(MemoryMap, CacheLinesTouchedHoldingALiveObject) {
   map.build(dense, sizeof(Shot));
   EXPECT_EQ(map.summary().lines_spanned, 64u);
   EXPECT_EQ(map.summary().lines_live, 64u);
-  EXPECT_DOUBLE_EQ(map.summary().line_share(), 1.0);
+  EXPECT_DOUBLE_EQ(map.summary().line_share().value_or(-1), 1.0);
   // Release whole lines 1, 3, 5 (slots 4..7, 12..15, 20..23) and half of line 8.
   const auto holed = pool_with_holes(256, {4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 32, 33});
   map.build(holed, sizeof(Shot));
   EXPECT_EQ(map.summary().lines_spanned, 64u);
   EXPECT_EQ(map.summary().lines_live, 61u);
-  EXPECT_NEAR(map.summary().line_share(), 61.0 / 64.0, 1e-12);
+  EXPECT_NEAR(map.summary().line_share().value_or(-1), 61.0 / 64.0, 1e-12);
   // A stride that is not a divisor of the line (48 bytes: a slot may straddle two lines).
   MemoryMap wide;
   wide.begin(128, 0, 48);
@@ -224,8 +224,26 @@ TEST(MemoryMap, HeapScatterBinsAddressesAndKeepsWalkRanks) {
   EXPECT_EQ(binned, 512u);
   EXPECT_NEAR(map.cells().front().walk, 1.0f, 0.01f) << "the lowest address was walked last";
   EXPECT_NEAR(map.cells().back().walk, 0.0f, 0.05f);
+  EXPECT_NEAR(map.summary().heap_density(sizeof(Shot)).value_or(-1), 512.0 * sizeof(Shot) / (1023.0 * sizeof(Shot)),
+              1e-12);
+  EXPECT_FALSE(map.summary().line_share()) << "a heap map has no slots: no lines crossed";
   map.build_scatter(nullptr, 0, sizeof(Shot));
   EXPECT_TRUE(map.cells().empty());
+  EXPECT_FALSE(map.summary().heap_density(sizeof(Shot))) << "no objects: n/a, not 100 %";
+}
+
+// An empty pool has no live object to measure: its line share is n/a (the overlay's "n/a", the
+// report's null), never the 100 % a division by zero once gave.
+TEST(MemoryMap, EmptyPoolHasNoLineShare) {
+  MemoryMap map;
+  map.build(pool_with_holes(256, {}), sizeof(Shot));
+  ASSERT_TRUE(map.summary().line_share());
+  std::vector<std::size_t> all(256);
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  map.build(pool_with_holes(256, all), sizeof(Shot));
+  EXPECT_EQ(map.summary().live, 0u);
+  EXPECT_EQ(map.summary().positions, 256u);
+  EXPECT_FALSE(map.summary().line_share());
 }
 
 TEST(MemoryMap, ColoursTellHolesFromLiveAndSpareCapacity) {

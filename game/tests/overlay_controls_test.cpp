@@ -222,31 +222,37 @@ TEST(OverlayControls, AfterAClickOnThePanelThePointerStillAimsTheShip) {
   EXPECT_TRUE(fired_left) << "a bullet flew right, towards the panel click";
 }
 
-// 1280x720 with Controls open and a full growth log (pressure.json's small pools grow at
-// once): the docked column holds every control without scrolling (the tall sections take
-// turns), and nothing of it reaches past the window.
-TEST(OverlayControls, ControlsFitWithoutScrollingAt1280x720) {
+// 1280x720 with Controls opened while the Frame time figures are open, and a full growth log
+// (pressure.json's small pools grow at once): the two no longer fold each other. The graph stays
+// drawn above the scrolling sections, Controls opens below the figures (what does not fit
+// scrolls), and nothing of the column reaches past the window or past its width.
+TEST(OverlayControls, ControlsAndFrameTimeAreOpenTogetherUnderTheGraph) {
   Harness h("pressure.json", true);
   SKIP_WITHOUT_GL(h);
-  float overflow_with_controls = -1, overflow_with_frame_time = -1;
-  ScreenRect reset, panel;
+  ScreenRect panel, graph, export_csv, controls;
   std::size_t growth_rows = 0;
+  float overflow = -1, overflow_x = -1;
   h.game->script = [&](int f) {
-    if (f == 40) overflow_with_frame_time = h.game->panel().overflow();  // the default layout
-    h.click_on(f, 42, "Controls");                                       // opens Controls, folds Frame time
+    h.click_on(f, 42, "Controls");  // opens Controls; Frame time stays open
     if (f == 58) {
       growth_rows = h.game->overlay_model().growth_log.size();
-      overflow_with_controls = h.game->panel().overflow();
-      reset = h.game->panel().item_rect("Reset statistics");
+      export_csv = h.game->panel().item_rect("Export CSV");
+      controls = h.game->panel().item_rect("Controls");
+      graph = h.game->panel().graph_rect();
       panel = h.game->panel().panel_rect();
+      overflow = h.game->panel().overflow();
+      overflow_x = h.game->panel().overflow_x();
     }
   };
   ASSERT_EQ(h.run(60), 0);
-  ASSERT_FALSE(reset.empty()) << "Controls did not open";
   EXPECT_GE(growth_rows, 3u) << "the growth log shows its full three rows";
-  EXPECT_EQ(overflow_with_controls, 0.0f) << "the column needs scrolling";
-  EXPECT_EQ(overflow_with_frame_time, 0.0f) << "the default layout needs scrolling";
-  EXPECT_LE(reset.y1, panel.y1) << "the last control row is inside the column";
+  EXPECT_FALSE(export_csv.empty()) << "Frame time was folded";
+  ASSERT_FALSE(controls.empty());
+  EXPECT_GT(controls.y0, export_csv.y0) << "Controls opens below the Frame time figures";
+  ASSERT_FALSE(graph.empty());
+  EXPECT_LT(graph.y1, panel.y0 + 260) << "the graph sits at the top of the column";
+  EXPECT_GT(overflow, 0.0f) << "the sections scroll under the graph";
+  EXPECT_EQ(overflow_x, 0.0f);
   EXPECT_LE(panel.y1, 720.0f);
 }
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -130,6 +131,43 @@ TEST(OverlayModel, HeapAllocationsReadZeroPooledAndManyWithPoolingOff) {
   EXPECT_GT(last_second_allocs(heap.model.window), 100u);
   EXPECT_EQ(pooled.model.latest.allocations, 0u);
   EXPECT_FALSE(heap.model.pools[0].pooled);
+}
+
+// The marks the graph draws: a scripted headless run that switches storage, walk and pooling
+// gives the model's window one SwitchMark per switch, on the frame of the step that applied it,
+// named as the graph labels it; the growth events still mark their rows.
+TEST(OverlayModel, ExposesEverySwitchOnItsFrame) {
+  ScriptResult parsed = parse_script(R"({"frames": 120, "events": [
+      {"frame": 1, "fire": true, "aim": {"direction": [0, 1]}},
+      {"frame": 31, "storage": "packed"}, {"frame": 61, "walk": "swap_pop", "storage": "stable"},
+      {"frame": 91, "pooling": false}]})",
+                                     "switches.json");
+  ASSERT_TRUE(parsed.script) << parsed.error;
+  ScriptPlayer script(*parsed.script);
+  Simulation sim(small_pools(), 3);
+  OverlayRecorder recorder;
+  run_headless(sim, 120, script, kDefaultWarmupFrames, &recorder);
+  const OverlayModel m = recorder.model(sim);
+  const FrameWindow& w = m.window;
+  ASSERT_EQ(w.rows.size(), 120u);
+  struct Expected {
+    std::uint64_t step;  // 1-based; the recorder's frame index is step - 1
+    SwitchKind kind;
+    const char* label;
+  };
+  const Expected expected[] = {{31, SwitchKind::storage, "packed"},
+                               {61, SwitchKind::storage, "stable"},
+                               {61, SwitchKind::walk, "swap-pop list"},
+                               {91, SwitchKind::pooling, "pooling off"}};
+  ASSERT_EQ(w.switches.size(), std::size(expected));
+  for (std::size_t i = 0; i < w.switches.size(); ++i) {
+    EXPECT_EQ(w.switches[i].frame, expected[i].step - 1) << i;
+    EXPECT_EQ(w.switches[i].kind, expected[i].kind) << i;
+    EXPECT_STREQ(w.switches[i].label, expected[i].label) << i;
+  }
+  EXPECT_TRUE(w.rows[90].heap && !w.rows[89].heap) << "the heap span starts on the pooling switch's frame";
+  EXPECT_GT(w.growth_frames, 0u) << "tiny pools grow: their rows keep the growth marks";
+  EXPECT_EQ(overlay_json(m).at("window").at("switches"), 4);
 }
 
 TEST(OverlayModel, RefusedSpawnsAreExplainedInPlainWords) {

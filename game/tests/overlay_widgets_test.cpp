@@ -1,6 +1,7 @@
-// The Pools table's columns are 34 pixels wide, about five characters: every count the
-// overlay prints through Compact must fit in five, at every magnitude a run can reach. The
-// Frame time and Compare tables' ratio columns hold six (Ratio).
+// The panel's one number format (format_number, overlay_widgets.hpp): the Pools table's
+// columns are sized for five characters, so every count the overlay prints through Compact must
+// fit in five, at every magnitude a run can reach; the Frame time and Compare tables' ratio
+// columns hold six (Ratio), times five (Ms), bytes eight (Bytes).
 #include "overlay/overlay_widgets.hpp"
 
 #include <gtest/gtest.h>
@@ -11,7 +12,9 @@
 namespace game {
 namespace {
 
+using overlay_widgets::Bytes;
 using overlay_widgets::Compact;
+using overlay_widgets::Ms;
 using overlay_widgets::Ratio;
 
 TEST(OverlayRatio, RatiosKeepThreeDigitsAndNeverPassSixCharacters) {
@@ -42,6 +45,30 @@ TEST(OverlayCompact, CountsReadAsExpectedAndNeverPassFiveCharacters) {
   EXPECT_STREQ(Compact(148'000'000.0).text, "148M");
   for (double v = 1; v < 1e9; v *= 1.0137) {
     EXPECT_LE(std::strlen(Compact(v).text), 5u) << v << " -> " << Compact(v).text;
+  }
+}
+
+TEST(OverlayMs, TimesKeepThreeDigitsAndNeverPassFiveCharacters) {
+  EXPECT_STREQ(Ms(0.0041).text, "0.004");  // a pooled step can take that
+  EXPECT_STREQ(Ms(0.4).text, "0.400");
+  EXPECT_STREQ(Ms(4.186).text, "4.19");
+  EXPECT_STREQ(Ms(16.67).text, "16.7");
+  EXPECT_STREQ(Ms(123.4).text, "123");
+  EXPECT_STREQ(Ms(4190.0).text, "4190");
+  for (double v = 0.0001; v < 9999; v *= 1.0137) {
+    EXPECT_LE(std::strlen(Ms(v).text), 5u) << v << " -> " << Ms(v).text;
+  }
+}
+
+TEST(OverlayBytes, BinaryUnitsWithThreeDigitsAndNeverPassEightCharacters) {
+  EXPECT_STREQ(Bytes(512).text, "512 B");
+  EXPECT_STREQ(Bytes(1023).text, "1023 B");
+  EXPECT_STREQ(Bytes(1536).text, "1.50 KiB");
+  EXPECT_STREQ(Bytes(19'922'944).text, "19.0 MiB");
+  EXPECT_STREQ(Bytes(155'189'248).text, "148 MiB");
+  for (double v = 1; v < 1e13; v *= 1.0137) {
+    EXPECT_LE(std::strlen(Bytes(static_cast<std::size_t>(v)).text), 8u)
+        << v << " -> " << Bytes(static_cast<std::size_t>(v)).text;
   }
 }
 

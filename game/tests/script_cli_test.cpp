@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "tests/test_support.hpp"
@@ -86,6 +87,38 @@ TEST_F(ScriptCli, OffscreenReportHasTheSamePhasesWithRenderTimesAndTheSameGame) 
   for (const auto& phase : w.at("phases")) EXPECT_GT(phase.at("render_ms").at("p50").get<double>(), 0.0);
   const nlohmann::json h = report("--headless --script " + script);
   EXPECT_EQ(w.at("state_hash"), h.at("state_hash"));
+}
+
+// --frame-csv's `switch` column names each storage and walk switch on the frame (the step) it took
+// effect, and nothing on the others, headless and offscreen alike.
+TEST_F(ScriptCli, FrameCsvNamesEverySwitchOnItsFrame) {
+  const std::string script = write("switches.json", R"({"frames": 90, "events": [
+      {"frame": 1, "fire": true, "aim": {"direction": [0, 1]}},
+      {"frame": 21, "storage": "packed"}, {"frame": 41, "walk": "swap_pop"},
+      {"frame": 61, "storage": "stable", "walk": "bitmap"}, {"frame": 81, "pooling": false}]})");
+  const std::map<int, std::string> expected = {{21, "packed"},
+                                               {41, "swap-pop list"},
+                                               {61, "stable|bitmap"},
+                                               {81, "pooling off"}};
+  for (const char* mode : {"--headless", ""}) {
+    const fs::path csv = dir_ / "frames.csv";
+    const RunResult r = run_poolshot(std::string(mode) + " --script " + script + " --frame-csv " + csv.string(),
+                                     "SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy");
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    std::ifstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "frame,sim_ms,render_ms,heap_allocs,storage_grew,switch") << mode;
+    std::map<int, std::string> named;
+    int rows = 0;
+    while (std::getline(in, line)) {
+      ++rows;
+      const std::string name = line.substr(line.rfind(',') + 1);
+      if (!name.empty()) named[std::stoi(line)] = name;
+    }
+    EXPECT_EQ(rows, 90) << mode;
+    EXPECT_EQ(named, expected) << mode;
+  }
 }
 
 TEST_F(ScriptCli, FramesOverridesTheScriptsLength) {

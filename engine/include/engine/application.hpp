@@ -142,7 +142,7 @@ class Application {
   void request_screenshot(std::string path) { pending_screenshot_ = std::move(path); }  // end of this frame
   bool set_vsync(bool on) noexcept { return window_.set_vsync(on); }                    // false: driver refused
   bool vsync() const noexcept { return window_.vsync(); }
-  void set_fullscreen(bool on) noexcept { window_.set_fullscreen(on); }
+  void set_fullscreen(bool on) noexcept { window_.set_fullscreen(on); }  // see Window::set_fullscreen
   bool fullscreen() const noexcept { return window_.fullscreen(); }
   bool overlay_visible() const noexcept { return overlay_visible_; }
   void set_overlay_visible(bool on) noexcept { overlay_visible_ = on; }
@@ -156,6 +156,9 @@ class Application {
   RenderPathInfo render_path_info() const noexcept {
     return {renderer_.path(), config_.auto_render_path, gl_renderer_.c_str()};
   }
+  // The GL viewport the last frame was drawn with: the drawable size of that frame, so it
+  // follows a resize or a fullscreen switch from the next frame on.
+  glm::ivec2 viewport() const noexcept { return viewport_; }
   SpriteRenderer& renderer() noexcept { return renderer_; }
   InputMapper& input() noexcept { return input_; }
   const Camera2D& camera() const noexcept { return camera_; }
@@ -190,6 +193,7 @@ class Application {
   std::string gl_renderer_;  // glGetString(GL_RENDERER) at init, kept after shutdown
   std::uint64_t frame_index_ = 0;
   std::uint64_t sim_steps_done_ = 0;  // fixed_update calls so far (max_frames counts these)
+  glm::ivec2 viewport_{0, 0};         // the last frame's glViewport
   InputState last_input_{};
 };
 

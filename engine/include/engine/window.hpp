@@ -63,10 +63,15 @@ class Window {
   // (Xvfb, some offscreen drivers) and leaves vsync() false.
   bool set_vsync(bool on) noexcept;
   bool vsync() const noexcept { return vsync_; }
+  // Desktop fullscreen. Where nothing grants it (a bare X server has no window manager to
+  // honour _NET_WM_STATE_FULLSCREEN: SDL sets its flag and the window keeps its size), the window
+  // is made borderless and moved and resized to its display's bounds instead; leaving restores
+  // the size and position it had. The drawable size follows either way (drawable_size()).
   void set_fullscreen(bool on) noexcept;
   void toggle_fullscreen() noexcept { set_fullscreen(!fullscreen_); }
   bool fullscreen() const noexcept { return fullscreen_; }
-  bool minimized() const noexcept;  // nothing to draw; swap will not pace the loop
+  bool fullscreen_by_resize() const noexcept { return by_resize_; }  // the fallback is in force
+  bool minimized() const noexcept;                                   // nothing to draw; swap will not pace the loop
 
   glm::ivec2 window_size() const noexcept;    // logical pixels (mouse coordinates)
   glm::ivec2 drawable_size() const noexcept;  // framebuffer pixels (glViewport)
@@ -84,6 +89,8 @@ class Window {
   bool video_initialised_ = false;
   bool vsync_ = false;
   bool fullscreen_ = false;
+  bool by_resize_ = false;  // fullscreen by the fallback: borderless at the display's bounds
+  SDL_Rect windowed_{};     // position and size to return to from fullscreen
   std::string driver_, renderer_, version_;
 };
 

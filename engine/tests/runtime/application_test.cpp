@@ -356,6 +356,48 @@ TEST(ApplicationOffscreen, F1HidesTheOverlay) {
   EXPECT_FALSE(app.overlay_visible());
 }
 
+// F11's way in (AppHooks asks, Application::set_fullscreen): the window takes its display's
+// size, and the frames after it are drawn at that size: the GL viewport, the camera's viewport
+// and ImGui's display all follow. Leaving gives the window its size back, and the frames follow.
+TEST(ApplicationOffscreen, FullscreenTakesTheDisplaysSizeAndTheFramesFollow) {
+  AppConfig config = offscreen_config();
+  Application app(config);
+  ScriptedGame game;
+  game.quit_after_renders = 9;
+  struct Seen {
+    glm::ivec2 window, drawable, viewport, camera, imgui;
+  };
+  std::vector<Seen> seen;
+  SDL_Rect display{};
+  game.on_render = [&](int frame) {
+    if (frame == 1) {
+      SDL_GetDisplayBounds(SDL_GetWindowDisplayIndex(app.window().sdl_window()), &display);
+      app.set_fullscreen(true);
+    }
+    if (frame == 5) app.set_fullscreen(false);
+    const ImVec2 imgui = ImGui::GetIO().DisplaySize;  // as the last frame's NewFrame read it
+    seen.push_back({app.window().window_size(), app.window().drawable_size(), app.viewport(),
+                    glm::ivec2(app.camera().viewport),
+                    glm::ivec2(static_cast<int>(imgui.x), static_cast<int>(imgui.y))});
+  };
+  int code = -1;
+  RUN_OR_SKIP(app, game, code);
+  EXPECT_EQ(code, 0);
+  ASSERT_GE(seen.size(), 9u);
+  ASSERT_GT(display.w, 0);
+  const glm::ivec2 full(display.w, display.h), windowed(kWidth, kHeight);
+  // Frame 4 renders after three full frames in fullscreen; frame 8 after three back in a window.
+  for (const auto& [frame, size] : {std::pair{4, full}, std::pair{8, windowed}}) {
+    const Seen& s = seen[static_cast<std::size_t>(frame)];
+    EXPECT_EQ(s.window, size) << "frame " << frame;
+    EXPECT_EQ(s.drawable, size) << "frame " << frame;
+    EXPECT_EQ(s.viewport, size) << "frame " << frame << ": the GL viewport of the frame before";
+    EXPECT_EQ(s.camera, size) << "frame " << frame;
+    EXPECT_EQ(s.imgui, size) << "frame " << frame << ": ImGui's display";
+  }
+  EXPECT_FALSE(app.fullscreen());
+}
+
 TEST(ApplicationOffscreen, AClickOnTheOverlayDoesNotFireAClickBesideItDoes) {
   AppConfig config = offscreen_config();
   Application app(config);

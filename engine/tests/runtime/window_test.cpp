@@ -1,8 +1,12 @@
 #include <engine/window.hpp>
 
+#include "../../src/x11_window.hpp"  // the runtime's internal: the X server's own window size
 #include "gl_test_support.hpp"
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
 
 namespace {
 
@@ -108,6 +112,58 @@ TEST(Window, OffscreenGivesARealGlContext) {
   window.close();
   EXPECT_FALSE(window.is_open());
   EXPECT_EQ(SDL_WasInit(SDL_INIT_VIDEO), 0u);  // closing gives SDL video back
+  SDL_Quit();
+}
+
+// Desktop fullscreen takes the display's size and gives the window's back, offscreen too.
+TEST(Window, FullscreenTakesTheDisplaysSizeAndLeavingGivesItBack) {
+  engine::Window window;
+  POOLSHOT_REQUIRE_GL(window, 320, 200);
+  SDL_Rect display{};
+  ASSERT_EQ(SDL_GetDisplayBounds(SDL_GetWindowDisplayIndex(window.sdl_window()), &display), 0) << SDL_GetError();
+  window.set_fullscreen(true);
+  EXPECT_TRUE(window.fullscreen());
+  EXPECT_EQ(window.window_size(), glm::ivec2(display.w, display.h));
+  EXPECT_EQ(window.drawable_size(), glm::ivec2(display.w, display.h));
+  window.set_fullscreen(false);
+  EXPECT_FALSE(window.fullscreen());
+  EXPECT_EQ(window.window_size(), glm::ivec2(320, 200));
+  EXPECT_EQ(window.drawable_size(), glm::ivec2(320, 200));
+  window.close();
+  SDL_Quit();
+}
+
+// On an X server, what the server itself says: the window covers the display after
+// set_fullscreen(true) whether a window manager granted it or nobody did (bare Xvfb: SDL sets
+// its flag and reports the display's size while the window keeps its own; the fallback resizes
+// it), and leaving restores its size. Needs DISPLAY (e.g. Xvfb :77): skipped without one.
+TEST(Window, FullscreenOnAnXServerCoversTheDisplayWithOrWithoutAWindowManager) {
+  const char* display_name = std::getenv("DISPLAY");
+  const char* driver = std::getenv("SDL_VIDEODRIVER");
+  if (display_name == nullptr || display_name[0] == '\0' || (driver != nullptr && std::string(driver) != "x11"))
+    GTEST_SKIP() << "no X display (set DISPLAY, e.g. to an Xvfb)";
+  engine::WindowConfig config;
+  config.width = 400;
+  config.height = 300;
+  config.vsync = false;
+  engine::Window window;
+  if (const engine::Status s = window.open(config); !s) GTEST_SKIP() << s.message();
+  SDL_Rect display{};
+  ASSERT_EQ(SDL_GetDisplayBounds(SDL_GetWindowDisplayIndex(window.sdl_window()), &display), 0) << SDL_GetError();
+  int w = 0, h = 0;
+  ASSERT_TRUE(engine::detail::x11_window_size(window.sdl_window(), w, h));
+  EXPECT_EQ(glm::ivec2(w, h), glm::ivec2(400, 300));
+  window.set_fullscreen(true);
+  EXPECT_TRUE(window.fullscreen());
+  ASSERT_TRUE(engine::detail::x11_window_size(window.sdl_window(), w, h));
+  EXPECT_EQ(glm::ivec2(w, h), glm::ivec2(display.w, display.h)) << "the X server's own size of the window";
+  EXPECT_EQ(window.drawable_size(), glm::ivec2(display.w, display.h));
+  window.set_fullscreen(false);
+  EXPECT_FALSE(window.fullscreen());
+  ASSERT_TRUE(engine::detail::x11_window_size(window.sdl_window(), w, h));
+  EXPECT_EQ(glm::ivec2(w, h), glm::ivec2(400, 300));
+  EXPECT_EQ(window.drawable_size(), glm::ivec2(400, 300));
+  window.close();
   SDL_Quit();
 }
 
