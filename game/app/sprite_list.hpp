@@ -18,6 +18,6 @@ namespace game {
 class Simulation;
 
 void collect_sprites(const Simulation& sim, std::vector<engine::Sprite>& out, float alpha);  // clears `out` first
-void collect_sprites(const Simulation& sim, engine::SpriteBatch& batch, float alpha);  // appends (not cleared)
+void collect_sprites(const Simulation& sim, engine::SpriteBatch& batch, float alpha);        // appends (not cleared)
 
 }  // namespace game
