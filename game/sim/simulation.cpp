@@ -1,6 +1,7 @@
 #include "sim/simulation.hpp"
 
 #include "sim/color.hpp"
+#include "sim/enemy_kinds.hpp"
 #include "sim/explosion.hpp"
 #include "sim/homing.hpp"
 #include "sim/rng.hpp"
@@ -83,26 +84,12 @@ constexpr BurstSpec kCancelSparks =
 constexpr BurstSpec kTrail =
     burst_of(ParticleKind::trail, 0.6f, 60, 150, 0.25f, 0.5f, 5, 9, 0.3f, rgba(90, 170, 255, 200));
 
-// The player's explosions: a lost life, the last one.
+// The player's explosions (an enemy's is its kind's death_blast): a lost life, the last one.
 constexpr BlastSpec kLifeLostBlast{1, 2, 1.0f};
 constexpr BlastSpec kGameOverBlast{2, 1, 1.6f};
 
 constexpr std::uint32_t kShotColor = rgba(120, 255, 230);
 constexpr std::uint32_t kHomingColor = rgba(255, 190, 60);  // amber: a player sees which shots curve
-
-std::int64_t points_for(EnemyKind kind) {
-  switch (kind) {
-    case EnemyKind::grunt:
-      return 100;
-    case EnemyKind::spinner:
-      return 150;
-    case EnemyKind::burster:
-      return 200;
-    case EnemyKind::boss:
-      return 2500;
-  }
-  return 100;
-}
 
 }  // namespace
 
@@ -436,9 +423,9 @@ void Simulation::resolve_cancels() {
 
 void Simulation::kill_enemy(const Enemy& e) {
   ++kills_;
-  score_ += points_for(e.wave.kind) * (1 + static_cast<std::int64_t>(enemies_.loop_level()));
-  const bool boss = e.wave.kind == EnemyKind::boss;
-  explode(e.pos, applied_.particles_per_explosion * (boss ? 4 : 1), boss ? 2.0f : 1.0f);
+  const EnemyKindSpec& kind = kind_spec(e.wave.kind);
+  score_ += kind.score * (1 + static_cast<std::int64_t>(enemies_.loop_level()));
+  explode(e.pos, blast_particles(kind.death_blast, applied_.particles_per_explosion), kind.death_blast.scale);
 }
 
 void Simulation::explode(Vec2 at, int count, float scale) {
