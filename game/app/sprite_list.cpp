@@ -3,6 +3,7 @@
 #include "app/sprite_list.hpp"
 
 #include "sim/atlas_cells.hpp"
+#include "sim/enemy_kinds.hpp"
 #include "sim/rng.hpp"
 #include "sim/simulation.hpp"
 
@@ -43,34 +44,6 @@ std::uint32_t faded(std::uint32_t color, float f) {
     out |= static_cast<std::uint32_t>(std::clamp(c, 0.0f, 255.0f)) << shift;
   }
   return out;
-}
-
-std::uint16_t enemy_cell(EnemyKind kind) {
-  switch (kind) {
-    case EnemyKind::grunt:
-      return atlas::grunt;
-    case EnemyKind::spinner:
-      return atlas::spinner;
-    case EnemyKind::burster:
-      return atlas::burster;
-    case EnemyKind::boss:
-      return atlas::boss;
-  }
-  return atlas::grunt;
-}
-
-std::uint32_t enemy_color(EnemyKind kind) {
-  switch (kind) {
-    case EnemyKind::grunt:
-      return engine::rgba(255, 110, 110);
-    case EnemyKind::spinner:
-      return engine::rgba(200, 130, 255);
-    case EnemyKind::burster:
-      return engine::rgba(255, 190, 80);
-    case EnemyKind::boss:
-      return engine::rgba(255, 80, 160);
-  }
-  return engine::rgba(255, 255, 255);
 }
 
 // Where sprites go: a plain vector (tests, tools) or the runtime's SpriteBatch.
@@ -138,10 +111,11 @@ void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
   });
 
   sim.enemies().store().for_each([&](const Enemy& e) {
+    const EnemyKindSpec& kind = kind_spec(e.wave.kind);
     const float size = e.radius * 2.4f;
-    const float spin = e.wave.kind == EnemyKind::spinner ? e.age * 3.0f : 0.0f;
-    const std::uint32_t color = e.hit_flash > 0 ? engine::rgba(255, 255, 255) : enemy_color(e.wave.kind);
-    out.push_back(sprite(lerp(e.prev, e.pos, alpha), size, size, enemy_cell(e.wave.kind), enemies, color, spin));
+    const float spin = e.age * kind.spin_per_second;
+    const std::uint32_t color = e.hit_flash > 0 ? engine::rgba(255, 255, 255) : kind.color;
+    out.push_back(sprite(lerp(e.prev, e.pos, alpha), size, size, kind.cell, enemies, color, spin));
   });
 
   sim.enemy_bullets().store().for_each([&](const Bullet& b) {

@@ -1,8 +1,7 @@
 #include "sim/enemy_manager.hpp"
 
+#include "sim/enemy_kinds.hpp"
 #include "sim/rng.hpp"
-
-#include "sim/color.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,46 +13,21 @@ namespace {
 constexpr float kPi = 3.14159265358979f;
 constexpr float kDegrees = kPi / 180.0f;
 
-float radius_of(EnemyKind kind) {
-  switch (kind) {
-    case EnemyKind::grunt:
-      return 14;
-    case EnemyKind::spinner:
-      return 16;
-    case EnemyKind::burster:
-      return 18;
-    case EnemyKind::boss:
-      return 44;
-  }
-  return 14;
-}
-
-std::uint32_t bullet_color(FirePattern pattern) {
-  switch (pattern) {
-    case FirePattern::aimed:
-      return rgba(255, 90, 120);
-    case FirePattern::radial:
-      return rgba(255, 170, 60);
-    case FirePattern::spiral:
-      return rgba(190, 110, 255);
-  }
-  return rgba(255, 255, 255);
+// One axis of where an enemy wants to be relative to its station (enemy_kinds.hpp's SwayAxis):
+// the same operations in the same order as the formula per kind it replaced.
+float sway_axis(const SwayAxis& axis, float age, float phase, float world_width) {
+  if (axis.wave == SwayWave::none) return 0.0f;
+  float angle = age * axis.rate;
+  if (axis.phase == SwayPhase::own) angle = angle + phase;
+  float offset = axis.wave == SwayWave::cos ? std::cos(angle) : std::sin(angle);
+  if (axis.units == SwayUnits::width) offset = offset * world_width;
+  return offset * axis.amplitude;
 }
 
 // Where an enemy wants to be relative to its station, by kind: each kind moves its own way.
 Vec2 sway(const Enemy& e, float world_width) {
-  const float t = e.age;
-  switch (e.wave.kind) {
-    case EnemyKind::grunt:
-      return {std::sin(t * 1.4f + e.phase) * 70.0f, std::sin(t * 0.9f + e.phase) * 12.0f};
-    case EnemyKind::spinner:
-      return {std::cos(t * 2.0f + e.phase) * 60.0f, std::sin(t * 2.0f + e.phase) * 40.0f};
-    case EnemyKind::burster:
-      return {std::sin(t * 0.6f + e.phase) * 120.0f, 0.0f};
-    case EnemyKind::boss:
-      return {std::sin(t * 0.35f + e.phase) * world_width * 0.3f, std::sin(t * 0.7f) * 30.0f};
-  }
-  return {};
+  const EnemyKindSpec& kind = kind_spec(e.wave.kind);
+  return {sway_axis(kind.sway_x, e.age, e.phase, world_width), sway_axis(kind.sway_y, e.age, e.phase, world_width)};
 }
 
 }  // namespace
@@ -107,7 +81,7 @@ void EnemyManager::spawn_wave(const WaveConfig& config, float density) {
     e.seq = seq;
     e.wave = wave;
     e.wave_number = waves_started_ + 1;
-    e.radius = radius_of(wave.kind);
+    e.radius = kind_spec(wave.kind).radius;
     e.hp = e.max_hp = std::max(1, wave.hp);
     // Stations spread evenly across the width, jittered, in the upper part of the field.
     const float slot = (static_cast<float>(i) + 0.5f) / static_cast<float>(count);
@@ -167,7 +141,7 @@ void EnemyManager::fire_volley(Enemy& e, const Vec2* aim_at, BulletManager& enem
   const WaveConfig& w = e.wave;
   const int n = w.bullets_per_volley;
   const float spread = w.spread_degrees * kDegrees;
-  const std::uint32_t color = bullet_color(w.pattern);
+  const std::uint32_t color = pattern_spec(w.pattern).bullet_color;
   const auto shoot = [&](float angle) {
     const Vec2 dir = from_angle(angle, 1.0f);
     enemy_bullets.fire(e.pos + dir * e.radius, dir * w.bullet_speed, 4.0f, color, 1);

@@ -8,7 +8,9 @@
 #include <engine/pool/growth_policy.hpp>
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <set>
@@ -96,6 +98,18 @@ class ObjectReader {
 
   template <class Enum>
   void choice(const char* key, Enum& out, std::initializer_list<std::pair<const char*, Enum>> names) {
+    choice_among(key, out, names);
+  }
+  // Same, spelled by a table whose row i names Enum(i) in its `name` (sim/enemy_kinds.hpp).
+  template <class Enum, class Row, std::size_t N>
+  void choice(const char* key, Enum& out, const std::array<Row, N>& rows) {
+    std::array<std::pair<const char*, Enum>, N> names{};
+    for (std::size_t i = 0; i < N; ++i) names[i] = {rows[i].name, static_cast<Enum>(i)};
+    choice_among(key, out, names);
+  }
+
+  template <class Enum, class Names>  // Names: a range of (name, value) pairs
+  void choice_among(const char* key, Enum& out, const Names& names) {
     const json* v = find(key);
     if (!v) return;
     std::string allowed;

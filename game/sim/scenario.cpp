@@ -1,5 +1,6 @@
 #include "sim/scenario.hpp"
 
+#include "sim/enemy_kinds.hpp"
 #include "sim/json_reader.hpp"
 
 #include <nlohmann/json.hpp>
@@ -53,14 +54,9 @@ WaveConfig read_wave(const json& v, const std::string& path) {
   WaveConfig w;
   ObjectReader r(v, path);
   r.number("delay", w.delay, 0.0f, 600.0f);
-  r.choice("kind", w.kind,
-           {{"grunt", EnemyKind::grunt},
-            {"spinner", EnemyKind::spinner},
-            {"burster", EnemyKind::burster},
-            {"boss", EnemyKind::boss}});
+  r.choice("kind", w.kind, kEnemyKinds);
   r.integer("count", w.count, 1, 10000);
-  r.choice("pattern", w.pattern,
-           {{"aimed", FirePattern::aimed}, {"radial", FirePattern::radial}, {"spiral", FirePattern::spiral}});
+  r.choice("pattern", w.pattern, kFirePatterns);
   r.integer("hp", w.hp, 1, 1000000);
   r.number("fire_interval", w.fire_interval, 0.01f, 60.0f);
   r.integer("bullets_per_volley", w.bullets_per_volley, 1, 1000);

@@ -31,8 +31,12 @@ struct PoolConfig {
                                                     // automatic size (engine::page_slots_for, about 1 MiB a page)
 };
 
+// What each kind and pattern is (name, size, sway, score, looks...) is data: sim/enemy_kinds.hpp,
+// one row per enumerator, in this order.
 enum class EnemyKind : std::uint8_t { grunt, spinner, burster, boss };
+inline constexpr std::size_t kEnemyKindCount = 4;
 enum class FirePattern : std::uint8_t { aimed, radial, spiral };
+inline constexpr std::size_t kFirePatternCount = 3;
 
 struct WaveConfig {
   float delay = 2;  // seconds after the previous wave arrived

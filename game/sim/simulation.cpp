@@ -1,6 +1,8 @@
 #include "sim/simulation.hpp"
 
 #include "sim/color.hpp"
+#include "sim/enemy_kinds.hpp"
+#include "sim/explosion.hpp"
 #include "sim/homing.hpp"
 #include "sim/rng.hpp"
 
@@ -54,42 +56,40 @@ void sanitize(Settings& s, const WeaponConfig& weapon) {
   }
 }
 
-// The sparks of an impact, as data; count and direction are set per burst.
-constexpr BurstSpec spark_burst(float cone, float speed_min, float speed_max, float size_min, float size_max,
-                                std::uint32_t color) {
+// A burst as data: all but what is set per burst (count, direction, and whatever else varies).
+constexpr BurstSpec burst_of(ParticleKind kind, float cone, float speed_min, float speed_max, float life_min,
+                             float life_max, float size_min, float size_max, float damping, std::uint32_t color) {
   BurstSpec spec;
+  spec.kind = kind;
   spec.cone = cone;
   spec.speed_min = speed_min;
   spec.speed_max = speed_max;
-  spec.life_min = 0.15f;
-  spec.life_max = 0.35f;
+  spec.life_min = life_min;
+  spec.life_max = life_max;
   spec.size_min = size_min;
   spec.size_max = size_max;
-  spec.damping_per_second = 0.05f;
+  spec.damping_per_second = damping;
   spec.color = color;
   return spec;
 }
-// A player bullet striking an enemy (thrown back towards the shooter), and an enemy bullet
-// the storm cancelled (thrown on along its path).
-constexpr BurstSpec kHitSparks = spark_burst(2.2f, 120, 360, 4, 7, rgba(255, 240, 160));
-constexpr BurstSpec kCancelSparks = spark_burst(2.6f, 60, 220, 3, 6, rgba(255, 120, 200));
+// The bursts that are not explosions (explosion.hpp), in burst_of's order: kind, cone, speed,
+// life and size ranges, damping, colour.
+// The sparks of a player bullet striking an enemy (thrown back towards the shooter),
+constexpr BurstSpec kHitSparks =
+    burst_of(ParticleKind::spark, 2.2f, 120, 360, 0.15f, 0.35f, 4, 7, 0.05f, rgba(255, 240, 160));
+// the sparks of an enemy bullet the storm cancelled (thrown on along its path),
+constexpr BurstSpec kCancelSparks =
+    burst_of(ParticleKind::spark, 2.6f, 60, 220, 0.15f, 0.35f, 3, 6, 0.05f, rgba(255, 120, 200));
+// the engine trail, down from the ship; its cone and lives widen with the escalation's heat.
+constexpr BurstSpec kTrail =
+    burst_of(ParticleKind::trail, 0.6f, 60, 150, 0.25f, 0.5f, 5, 9, 0.3f, rgba(90, 170, 255, 200));
+
+// The player's explosions (an enemy's is its kind's death_blast): a lost life, the last one.
+constexpr BlastSpec kLifeLostBlast{1, 2, 1.0f};
+constexpr BlastSpec kGameOverBlast{2, 1, 1.6f};
 
 constexpr std::uint32_t kShotColor = rgba(120, 255, 230);
 constexpr std::uint32_t kHomingColor = rgba(255, 190, 60);  // amber: a player sees which shots curve
-
-std::int64_t points_for(EnemyKind kind) {
-  switch (kind) {
-    case EnemyKind::grunt:
-      return 100;
-    case EnemyKind::spinner:
-      return 150;
-    case EnemyKind::burster:
-      return 200;
-    case EnemyKind::boss:
-      return 2500;
-  }
-  return 100;
-}
 
 }  // namespace
 
@@ -319,19 +319,12 @@ void Simulation::emit_trail() {
   const float trail = std::floor(p.trail_charge);
   p.trail_charge -= trail;
   if (trail > 0) {
-    BurstSpec spec;
-    spec.kind = ParticleKind::trail;
+    BurstSpec spec = kTrail;
     spec.count = static_cast<int>(trail);
     spec.direction = -kPi / 2;
-    spec.cone = std::min(2 * kPi, 0.6f * (1 + player_.heat * 0.25f));
-    spec.speed_min = 60;
-    spec.speed_max = 150;
-    spec.life_min = 0.25f * (1 + player_.heat * 0.05f);  // and a longer one
-    spec.life_max = 0.5f * (1 + player_.heat * 0.05f);
-    spec.size_min = 5;
-    spec.size_max = 9;
-    spec.damping_per_second = 0.3f;
-    spec.color = rgba(90, 170, 255, 200);
+    spec.cone = std::min(2 * kPi, kTrail.cone * (1 + player_.heat * 0.25f));
+    spec.life_min = kTrail.life_min * (1 + player_.heat * 0.05f);  // and a longer one
+    spec.life_max = kTrail.life_max * (1 + player_.heat * 0.05f);
     particles_.burst(spec, p.pos + Vec2{0, -14});
   }
 }
@@ -417,46 +410,17 @@ void Simulation::resolve_cancels() {
 
 void Simulation::kill_enemy(const Enemy& e) {
   ++kills_;
-  score_ += points_for(e.wave.kind) * (1 + static_cast<std::int64_t>(enemies_.loop_level()));
-  const bool boss = e.wave.kind == EnemyKind::boss;
-  explode(e.pos, applied_.particles_per_explosion * (boss ? 4 : 1), boss ? 2.0f : 1.0f);
+  const EnemyKindSpec& kind = kind_spec(e.wave.kind);
+  score_ += kind.score * (1 + static_cast<std::int64_t>(enemies_.loop_level()));
+  explode(e.pos, blast_particles(kind.death_blast, applied_.particles_per_explosion), kind.death_blast.scale);
 }
 
 void Simulation::explode(Vec2 at, int count, float scale) {
   const float life = scenario_.particles.life_seconds;
-  BurstSpec flash;
-  flash.kind = ParticleKind::flash;
-  flash.count = count > 0 ? 1 : 0;
-  flash.speed_min = flash.speed_max = 0;
-  flash.life_min = flash.life_max = 0.18f;
-  flash.size_min = flash.size_max = 70 * scale;
-  flash.color = rgba(255, 230, 190);
-  particles_.burst(flash, at);
-
-  BurstSpec fire;  // fast, bright, short
-  fire.count = count * 3 / 5;
-  fire.speed_min = 40 * scale;
-  fire.speed_max = 420 * scale;
-  fire.life_min = 0.4f * life;
-  fire.life_max = 1.0f * life;
-  fire.size_min = 4;
-  fire.size_max = 9;
-  fire.damping_per_second = 0.15f;
-  fire.color = rgba(255, 150, 50);
-  particles_.burst(fire, at);
-
-  BurstSpec smoke;  // slow, dim, long
-  smoke.kind = ParticleKind::smoke;
-  smoke.count = count - fire.count;
-  smoke.speed_min = 10 * scale;
-  smoke.speed_max = 120 * scale;
-  smoke.life_min = 0.8f * life;
-  smoke.life_max = 1.6f * life;
-  smoke.size_min = 10 * scale;
-  smoke.size_max = 22 * scale;
-  smoke.damping_per_second = 0.3f;
-  smoke.color = rgba(120, 110, 110, 160);
-  particles_.burst(smoke, at);
+  int shared = 0;  // particles the share layers took: the rest layer gets what is left
+  for (const ExplosionLayer& layer : kExplosionLayers) {
+    particles_.burst(layer_burst(layer, count, scale, life, shared), at);
+  }
 }
 
 void Simulation::lose_life() {
@@ -464,14 +428,14 @@ void Simulation::lose_life() {
   player_.lives -= 1;
   player_.shield = scenario_.player.respawn_shield_seconds;
   if (player_.lives > 0) {
-    explode(player_.pos, applied_.particles_per_explosion / 2, 1.0f);
+    explode(player_.pos, blast_particles(kLifeLostBlast, applied_.particles_per_explosion), kLifeLostBlast.scale);
     return;
   }
   player_.lives = 0;
   player_.alive = false;
   game_over_ = true;
   game_over_time_ = 0;
-  explode(player_.pos, applied_.particles_per_explosion * 2, 1.6f);
+  explode(player_.pos, blast_particles(kGameOverBlast, applied_.particles_per_explosion), kGameOverBlast.scale);
 }
 
 StoreStats Simulation::pool_stats(PoolId id) const {
