@@ -92,8 +92,9 @@ class FrameLog {
   // Keeps the newest `capacity` frame times (a ring); counts cover every frame.
   FrameLog(std::size_t capacity, std::uint64_t warmup_frames);
 
-  // tag: kFrameTag* bits (step_frame_tag, or-ed over a frame's steps).
-  void record(double sim_ms, double render_ms, std::uint64_t allocs, std::uint8_t tag) noexcept;
+  // tag: kFrameTag* bits (step_frame_tag, or-ed over a frame's steps). live: objects alive at
+  // the frame's end, sum over pools (the matched-load comparison, matched_load.hpp).
+  void record(double sim_ms, double render_ms, std::uint64_t allocs, std::uint8_t tag, std::uint32_t live = 0) noexcept;
   // Allocates (the series): call at the end, not per frame. with_series false: no series.
   FrameSummary summary(bool with_series = true) const;
   // The recorded frames, oldest first (sample(i).ms, counters.allocations, tag), for a live view.
