@@ -76,6 +76,7 @@ double CompareRun::progress() const noexcept {
 void CompareRun::finish() {
   summarize(result_.pooled, *pooled_);
   summarize(result_.heap, *heap_);
+  summarize_matched(result_);
   result_.done = true;
 }
 

@@ -7,6 +7,7 @@
 #include "metrics/alloc_counter.hpp"
 #include "metrics/compare_chart.hpp"
 #include "metrics/csv_export.hpp"
+#include "metrics/matched_load.hpp"
 #include "app/headless_run.hpp"
 #include "metrics/overlay_recorder.hpp"
 
@@ -94,7 +95,7 @@ void GameApp::log_committed_frame() {
   if (!last || last->frame == last_logged_frame_) return;
   const double render_ms = last->ms[static_cast<std::size_t>(engine::FrameTimer::render)];
   log_.record(last->ms[static_cast<std::size_t>(engine::FrameTimer::simulation)], render_ms, last->counters.allocations,
-              logged_frame_tag_, logged_frame_switch_);
+              logged_frame_tag_, logged_frame_switch_, last->counters.live_objects);
   // Each step of that frame gets the frame's render time (one step per frame when scripted).
   for (std::uint64_t step = frame_first_step_; step <= frame_last_step_; ++step) phases_.set_render_ms(step, render_ms);
   last_logged_frame_ = last->frame;
@@ -107,10 +108,14 @@ void GameApp::render(engine::RenderContext& context) {
   frame_last_step_ = phases_.steps();
   engine::FrameStats& stats = app_.stats();
   stats.set_allocations(frame_allocs_);
-  stats.set_tag(frame_tag(sim_));  // pooling on or off: the graph shades the heap spans
   // A frame with no step (paused, title screen) is still a heap frame while pooling is off.
   logged_frame_tag_ = static_cast<std::uint8_t>(frame_tag_ | frame_tag(sim_));
   logged_frame_switch_ = frame_switch_;
+  // Heap bit: the graph shades the heap spans; switch, growth and rebuild bits and the live
+  // count: the matched-load comparison (matched_load.hpp) leaves those frames out
+  // (the heap bit as before: pooling off now, as OverlayRecorder sets it).
+  stats.set_tag(static_cast<std::uint8_t>((frame_tag_ & ~kFrameTagHeap) | frame_tag(sim_)));
+  stats.set_live_objects(live_objects(sim_.stats()));
   frame_allocs_ = 0;
   frame_tag_ = 0;
   frame_switch_ = {};

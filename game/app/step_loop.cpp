@@ -1,6 +1,7 @@
 #include "app/step_loop.hpp"
 
 #include "metrics/alloc_counter.hpp"
+#include "metrics/matched_load.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -57,7 +58,7 @@ StepResult StepLoop::timed_step(const Input& input) {
       step_frame_tag(pooled_before, sim_.applied_settings().pooling, r.storage_grew, after.rebuilds != rebuilds_before);
   r.switched = FrameSwitch::of(after.switched, sim_.applied_settings());
   ++steps_;
-  if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.tag, r.switched);
+  if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.tag, r.switched, live_objects(after));
   if (observer_) observer_->after_step(sim_, after, r.sim_ms, r.allocations);
   if (paced_) pace_after_step(r.sim_ms);
   return r;

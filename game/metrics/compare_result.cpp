@@ -21,6 +21,11 @@ void summarize(CompareSeries& series, const Simulation& sim) {
   series.state_hash = sim.state_hash();
 }
 
+void summarize_matched(CompareResult& result) {
+  MatchedLoadScratch scratch;
+  result.matched = matched_load(result.heap.log.frames(), result.pooled.log.frames(), scratch);
+}
+
 float CompareSeries::sim_ms(std::size_t step) const noexcept {
   return static_cast<float>(log.frames().sample(step).ms[static_cast<std::size_t>(engine::FrameTimer::simulation)]);
 }
@@ -64,6 +69,7 @@ nlohmann::json compare_json(const CompareResult& r) {
             {"sim_max", ratio_json(r.heap.sim.max, r.pooled.sim.max)},
             {"heap_allocs_total", ratio_json(static_cast<double>(r.heap.heap_allocs_total),
                                              static_cast<double>(r.pooled.heap_allocs_total))}}},
+          {"matched_load", matched_load_json(r.matched)},
           {"same_state_hash", r.same_game()}};
 }
 

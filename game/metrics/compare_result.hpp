@@ -5,6 +5,7 @@
 // percentiles, as in a headless run's report. The overlay, the chart, the CSV and the report
 // read this; none of them steps a simulation.
 #include "metrics/frame_log.hpp"
+#include "metrics/matched_load.hpp"
 #include "sim/simulation.hpp"
 
 #include <nlohmann/json.hpp>
@@ -32,12 +33,18 @@ struct CompareResult {
   std::uint64_t seed = 0;
   std::uint64_t frames = 0;  // steps each run makes
   CompareSeries pooled, heap;
+  // heap vs pooled at the same live count (matched_load.hpp, the panel's rule): no ratio when
+  // the replay never reached a load (filled with the summaries, when both runs are done)
+  MatchedLoad matched;
   bool done = false;
   bool same_game() const noexcept { return pooled.state_hash == heap.state_hash; }
 };
 
 // Fills a finished series' summary from its log and its simulation's end state.
 void summarize(CompareSeries& series, const Simulation& sim);
+
+// Fills result.matched from the two runs' frames (the heap run's and the pooled run's).
+void summarize_matched(CompareResult& result);
 
 // heap / pooled of two figures; null in JSON when pooled is 0.
 double compare_ratio(double heap, double pooled) noexcept;

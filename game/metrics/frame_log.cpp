@@ -86,7 +86,7 @@ FrameLog::FrameLog(std::size_t capacity, std::uint64_t warmup_frames)
 }
 
 void FrameLog::record(double sim_ms, double render_ms, std::uint64_t allocs, std::uint8_t tag,
-                      const FrameSwitch& switched) noexcept {
+                      const FrameSwitch& switched, std::uint32_t live) noexcept {
   const std::uint64_t frame = ++counts_.frames;
   frames_.begin_frame();
   record_switch_events(switched, frames_);
@@ -94,6 +94,7 @@ void FrameLog::record(double sim_ms, double render_ms, std::uint64_t allocs, std
   frames_.set_time(engine::FrameTimer::render, render_ms);
   frames_.set_allocations(allocs);
   frames_.set_tag(tag);
+  frames_.set_live_objects(live);
   frames_.end_frame();
   counts_.heap_allocs_total += allocs;
   counts_.heap_allocs_per_frame_max = std::max(counts_.heap_allocs_per_frame_max, allocs);

@@ -140,9 +140,10 @@ class FrameLog {
   FrameLog(std::size_t capacity, std::uint64_t warmup_frames);
 
   // tag: kFrameTag* bits (step_frame_tag, or-ed over a frame's steps); switched: what the
-  // frame's steps switched (pooling, storage, walk), kept as events for --frame-csv.
-  void record(double sim_ms, double render_ms, std::uint64_t allocs, std::uint8_t tag,
-              const FrameSwitch& switched = {}) noexcept;
+  // frame's steps switched (pooling, storage, walk), kept as events for --frame-csv; live:
+  // objects alive at the frame's end, sum over pools (the matched-load comparison).
+  void record(double sim_ms, double render_ms, std::uint64_t allocs, std::uint8_t tag, const FrameSwitch& switched = {},
+              std::uint32_t live = 0) noexcept;
   // Allocates (the series): call at the end, not per frame. with_series false: no series.
   FrameSummary summary(bool with_series = true) const;
   // The recorded frames, oldest first (sample(i).ms, counters.allocations, tag), for a live view.

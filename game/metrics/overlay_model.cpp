@@ -176,6 +176,7 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& src, const 
   model.storage = applied.storage;
   model.walk = applied.walk;
   model.bytes_held_total = 0;
+  model.bytes_live_total = bytes_live(stats);
   for (std::size_t i = 0; i < kPoolCount; ++i) {
     model.pools[i] = pool_view(static_cast<PoolId>(i), stats.pools[i], applied.pools[i], src.rates);
     model.bytes_held_total += stats.pools[i].bytes_held;
@@ -189,6 +190,7 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& src, const 
   model.growth_log_dropped = src.sim.growth_log_dropped();
   fill_window(model.window, src.frames, view);
   model.spans = pooling_spans(src.frames);
+  model.matched = matched_load(src.frames, model.matched_scratch);
   const engine::FrameSample* latest = src.frames.latest();
   model.latest = latest ? frame_row(*latest, view.budget_ms) : FrameRow{};
   if (!model.window.rows.empty()) model.latest.grew = model.window.rows.back().grew;
@@ -276,6 +278,7 @@ nlohmann::json overlay_json(const OverlayModel& m) {
           {"walk", std::string(walk_name(m.walk))},
           {"pools", pools},
           {"bytes_held_total", m.bytes_held_total},
+          {"bytes_live_total", m.bytes_live_total},
           {"growth_events", m.growth_events},
           {"rebuilds", m.rebuilds},
           {"growth_log_rows", m.growth_log.size()},
@@ -290,7 +293,8 @@ nlohmann::json overlay_json(const OverlayModel& m) {
           {"pooling_spans",
            {{"pooled", span_json(m.spans.pooled)},
             {"heap", span_json(m.spans.heap)},
-            {"heap_over_pooled", percentiles_json(m.spans.ratio)}}}};
+            {"heap_over_pooled", percentiles_json(m.spans.ratio)}}},
+          {"matched_load", matched_load_json(m.matched)}};
 }
 
 }  // namespace game

@@ -10,6 +10,7 @@
 // simulation + rendering (vsync waits excluded), which is what the 16.7 ms budget is for.
 #include "metrics/capacity_advisor.hpp"
 #include "metrics/frame_log.hpp"
+#include "metrics/matched_load.hpp"
 #include "metrics/overlay_rates.hpp"
 #include "sim/simulation.hpp"
 
@@ -104,9 +105,12 @@ struct OverlayModel {
   std::uint64_t rebuilds = 0;            // pools rebuilt by a pooling switch (listed, not counted above)
   std::uint64_t growth_log_dropped = 0;
   FrameWindow window;
-  PoolingSpans spans;  // over every recorded frame (FrameStats' ring, up to
-                       // 2400), so a heap span outlives the graph's window
-  FrameRow latest;     // the newest committed frame
+  PoolingSpans spans;                  // over every recorded frame (FrameStats' ring, up to
+                                       // 2400), so a heap span outlives the graph's window
+  MatchedLoad matched;                 // heap vs pooled at the same live count, same frames as spans
+  MatchedLoadScratch matched_scratch;  // its sort buffers (kept: no allocation once warm)
+  std::size_t bytes_live_total = 0;    // the live objects' bytes, sum over pools: a step's working set
+  FrameRow latest;                     // the newest committed frame
   CapacityAdvices advice{};
   AdvisorOptions advisor_options;
 };

@@ -1,5 +1,7 @@
 #include "metrics/overlay_recorder.hpp"
 
+#include "metrics/matched_load.hpp"
+
 namespace game {
 
 void record_growth_events(const Simulation& sim, engine::FrameStats& frames, std::size_t& seen) noexcept {
@@ -33,7 +35,19 @@ void OverlayRecorder::after_step(const Simulation& sim, const SimStats& after, d
   frames_.set_time(engine::FrameTimer::simulation, sim_ms);
   frames_.set_time(engine::FrameTimer::frame, sim_ms);
   frames_.set_allocations(allocations);
-  frames_.set_tag(frame_tag(sim));
+  const bool pooled = sim.applied_settings().pooling;
+  const bool first = !stepped_;
+  // The heap bit as the graph shades it (pooling off after the step); the switch, growth and
+  // rebuild bits of step_frame_tag, which the matched-load comparison leaves out.
+  const std::uint8_t step_tag =
+      step_frame_tag(first ? pooled : pooled_, pooled, !first && after.growth_events != growth_events_,
+                     !first && after.rebuilds != rebuilds_);
+  frames_.set_tag(static_cast<std::uint8_t>((step_tag & ~kFrameTagHeap) | frame_tag(sim)));
+  stepped_ = true;
+  pooled_ = pooled;
+  growth_events_ = after.growth_events;
+  rebuilds_ = after.rebuilds;
+  frames_.set_live_objects(live_objects(after));
   record_growth_events(sim, frames_, growths_seen_);
   record_switch_events(sim, frames_);
   frames_.end_frame();

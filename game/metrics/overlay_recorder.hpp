@@ -32,7 +32,7 @@ void record_switch_events(const Simulation& sim, engine::FrameStats& frames) noe
 std::uint8_t frame_tag(const Simulation& sim) noexcept;
 
 // As the observer of run_headless(), records one FrameStats frame per step (simulation time,
-// allocations, growth events) and samples the rate meter.
+// allocations, the step's full tag, live objects, growth events) and samples the rate meter.
 class OverlayRecorder final : public StepObserver {
  public:
   OverlayRecorder() : frames_(kOverlayStatsFrames, kOverlayStatsEvents) {}
@@ -52,6 +52,9 @@ class OverlayRecorder final : public StepObserver {
   engine::FrameStats frames_;
   PoolRateMeter rates_;
   std::size_t growths_seen_ = 0;
+  // The last step's end state, for the frame's full tag (step_frame_tag: switch, growth, rebuild).
+  bool stepped_ = false, pooled_ = true;
+  std::uint64_t growth_events_ = 0, rebuilds_ = 0;
 };
 
 }  // namespace game

@@ -1,5 +1,7 @@
 #include "metrics/report.hpp"
 
+#include "metrics/machine_caches.hpp"
+#include "metrics/matched_load.hpp"
 #include "metrics/alloc_counter.hpp"
 
 #include <cerrno>
@@ -72,6 +74,8 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
                                                   {"page_slots", c.page_slots}}}};
   }
   report["pools"] = pools;
+  report["pools_bytes_live"] = bytes_live(stats);  // live objects' bytes, sum over pools: a step's working set
+  report["machine"] = {{"caches", caches_json(machine_caches())}};  // from /sys (or sysconf): [] unknown
   // Each kind of frame has its own worst frame: pooled frames without growth are the figure
   // pooling promises (0); heap frames allocate per object by design and never hide in it.
   const auto worst = [&](FrameKind kind) { return frames.of(kind).per_frame_max; };

@@ -1,5 +1,6 @@
 #include "overlay/overlay_panel.hpp"
 
+#include "overlay/overlay_matched_load.hpp"
 #include "overlay/overlay_widgets.hpp"
 
 #include <algorithm>
@@ -111,6 +112,7 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     } else {  // no pool to store or walk: each object is its own new, walked through the pointer array
       ImGui::TextColored(kDim, "(new/delete, pointer array walk)%s", frame.runtime.paused ? "  PAUSED" : "");
     }
+    draw_matched_load(model);  // overlay_matched_load.cpp: heap vs pooled at the same load, caches
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());
     // The graph stays in view whatever is open below it: a switch flipped in Controls shows

@@ -2,6 +2,7 @@
 // (capacity suggestions) and Compare (the A/B run). See overlay_panel.hpp.
 #include "overlay/overlay_panel.hpp"
 
+#include "overlay/overlay_matched_load.hpp"
 #include "overlay/overlay_widgets.hpp"
 
 #include <algorithm>
@@ -305,6 +306,7 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
     }
     ImGui::EndTable();
   }
+  draw_matched_load(r.matched);  // the panel's rule: same live count, or "not enough load"
   ImGui::TextColored(r.same_game() ? kGood : kBad, r.same_game() ? "same game: both runs end on the same state hash"
                                                                  : "DIFFERENT GAMES: state hashes differ (a bug)");
   if (ImGui::Button("Export A/B CSV + PNG")) out.export_compare = true;

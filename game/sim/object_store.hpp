@@ -44,6 +44,7 @@ struct StoreStats {
   std::size_t peak_live = 0;        // highest live count this run, in either mode
   std::size_t capacity = 0;         // pooled: pool slots; heap: pointer-array slots
   std::size_t bytes_held = 0;       // pooled: the pool's bytes; heap: objects + pointer array
+  std::size_t bytes_live = 0;       // live * sizeof(T): the bytes a step's walk touches
   std::size_t page_slots = 0;       // the pool's page size after its own rule (policy page_slots 0 = automatic)
   std::uint64_t growth_events = 0;  // pool growths plus pointer-array growths, this run (no rebuilds)
   std::uint64_t rebuilds = 0;       // pool reservations made by switching pooling back on (the pool
@@ -297,6 +298,7 @@ class ObjectStore {
     s.live = size();
     s.peak_live = peak_live_;
     s.capacity = capacity();
+    s.bytes_live = s.live * sizeof(T);
     s.bytes_held = pooled_ ? pool.bytes_held : heap_.size() * sizeof(T) + heap_.capacity() * sizeof(T*);
     s.page_slots = pool_.policy().page_slots;
     s.growth_events = pool.growth_events - rebuilds_ + heap_growths_;

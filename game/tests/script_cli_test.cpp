@@ -189,6 +189,26 @@ TEST_F(ScriptCli, ShippedHoldFireRunsHeadless) {
   // rules, and with them the pin (was 0x834825805dc1cf8f before homing shots).
   EXPECT_EQ(r.at("state_hash"), "0xb223633944bf8ee5");
   EXPECT_GT(r.at("game").at("stale_refusals").get<std::uint64_t>(), 0u) << "homing shots lost targets that died";
+  // Issue 29 item 1: heap against pooled at the same load agrees with the phases (heap span
+  // against the pooled span after it, both at ~300k objects), where the newest-span ratio did not.
+  const nlohmann::json& m = r.at("overlay").at("matched_load");
+  ASSERT_TRUE(m.at("ratio").is_number()) << m.dump(1);
+  const double phases_ratio = p[1].at("sim_ms").at("p50").get<double>() / p[2].at("sim_ms").at("p50").get<double>();
+  EXPECT_NEAR(m.at("ratio").get<double>(), phases_ratio, 0.15 * phases_ratio) << m.dump(1);
+  EXPECT_GE(m.at("live_objects").get<std::uint64_t>(), 200000u) << m.dump(1);
+  EXPECT_GE(m.at("heap_frames").get<std::uint64_t>(), 30u);
+  EXPECT_GE(m.at("pooled_frames").get<std::uint64_t>(), 30u);
+  // Issue 29 item 2: the working set and this machine's caches.
+  EXPECT_GT(r.at("pools_bytes_live").get<std::uint64_t>(), 0u);
+  EXPECT_TRUE(r.at("machine").at("caches").is_array());
+}
+
+// The default scenario with no input never reaches a load: no matched-load ratio.
+TEST_F(ScriptCli, DefaultScenarioWithNoInputHasNoMatchedLoadRatio) {
+  const nlohmann::json r = report("--headless --frames 600");
+  const nlohmann::json& m = r.at("overlay").at("matched_load");
+  EXPECT_TRUE(m.at("ratio").is_null()) << m.dump(1);
+  EXPECT_LT(m.at("live_objects").get<double>(), 20000.0);
 }
 
 }  // namespace

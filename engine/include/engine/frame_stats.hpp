@@ -26,12 +26,13 @@ enum class FrameTimer : std::uint8_t {
 inline constexpr std::size_t frame_timer_count = 3;
 
 struct FrameCounters {
-  std::uint32_t sim_steps = 0;    // fixed steps run this frame (0 while paused)
-  std::uint32_t draw_calls = 0;   // sprite draw calls (the overlay is not counted)
-  std::uint32_t sprites = 0;      // sprites submitted
-  std::uint8_t tag = 0;           // the game's own per-frame code (e.g. a mode it ran in);
-                                  // the engine stores it and never reads it
-  std::uint64_t allocations = 0;  // heap allocations this frame, as counted by the game
+  std::uint32_t sim_steps = 0;     // fixed steps run this frame (0 while paused)
+  std::uint32_t draw_calls = 0;    // sprite draw calls (the overlay is not counted)
+  std::uint32_t sprites = 0;       // sprites submitted
+  std::uint8_t tag = 0;            // the game's own per-frame code (e.g. a mode it ran in);
+                                   // the engine stores it and never reads it
+  std::uint64_t allocations = 0;   // heap allocations this frame, as counted by the game
+  std::uint32_t live_objects = 0;  // objects alive at the frame's end, as counted by the game (0: not counted)
 };
 
 struct FrameSample {
@@ -71,6 +72,7 @@ class FrameStats {
   void set_draw_stats(std::uint32_t draw_calls, std::uint32_t sprites) noexcept;
   void set_allocations(std::uint64_t allocations) noexcept { open_.counters.allocations = allocations; }
   void set_tag(std::uint8_t tag) noexcept { open_.counters.tag = tag; }  // see FrameCounters::tag
+  void set_live_objects(std::uint32_t live) noexcept { open_.counters.live_objects = live; }
   void record_event(std::uint32_t kind, std::string_view label, double value) noexcept;
   void end_frame() noexcept;  // commits; frame_index() + 1
 
