@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -98,6 +99,7 @@ void GameApp::draw_score_line() {
     ImGui::PushTextWrapPos(style.WindowPadding.x + content);
     ImGui::Text("Score %" PRId64 "   Best %" PRId64 "   Lives %d   Wave %u", s.score,
                 std::max(flow_.best_score(), s.score), s.lives, s.wave);
+    hud_score_ = s.score;
     // The escalation meter: x1 .. x4096 on a log scale, hot colours as it climbs.
     const float heat = std::clamp(s.heat_fraction, 0.0f, 1.0f);
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImVec4(1.0f, 1.0f - 0.7f * heat, 0.2f * (1 - heat), 1.0f));
@@ -109,6 +111,17 @@ void GameApp::draw_score_line() {
     const char* hint = heat > 0 ? "hold fire to stress the pools" : "hold Space / mouse to fire";
     if (meter + style.ItemSpacing.x + ImGui::CalcTextSize(hint).x <= content) ImGui::SameLine();
     ImGui::TextUnformatted(hint);
+    // Standing still draws chargers (scenario "camping"): the last ten seconds are counted down.
+    const CampingConfig& camping = sim_.scenario().camping;
+    const float to_chargers = camping.grace_seconds - s.camping_seconds;
+    if (camping.chargers_per_second > 0 && !s.game_over && to_chargers < 10) {
+      const ImVec4 warning(1.0f, 0.45f, 0.3f, 1.0f);
+      if (to_chargers > 0) {
+        ImGui::TextColored(warning, "Standing still: chargers in %.0f s - move!", std::ceil(to_chargers));
+      } else {
+        ImGui::TextColored(warning, "CHARGERS - move to shake them off (bullets pass through them)");
+      }
+    }
     if (sim_.applied_settings().autofire) {
       ImGui::TextColored(kTitleColour, "AUTOFIRE ON - T to take over (you can still move and restart)");
     }

@@ -67,6 +67,7 @@ class GameApp : public engine::AppHooks {
   ScreenRect playfield() const noexcept { return playfield_; }
   // Where the score line (the HUD) was drawn last: inside the playfield, never under the panel.
   ScreenRect hud_rect() const noexcept { return hud_rect_; }
+  std::int64_t hud_score() const noexcept { return hud_score_; }  // the score the HUD printed last frame
   // Where the title / pause / game-over window's buttons were drawn last (tests click there):
   // "Play", "Resume", "Restart", "Overlay", "Quit", "Play again". Empty if not drawn.
   ScreenRect button_rect(const char* label) const noexcept;
@@ -108,6 +109,7 @@ class GameApp : public engine::AppHooks {
   bool restart_pending_ = false;  // the flow asked for a fresh world: the next step restarts
   ScreenRect playfield_;          // placed with the camera at the top of each frame
   ScreenRect hud_rect_;           // the score line's window, last frame
+  std::int64_t hud_score_ = -1;   // the number it printed (-1: not drawn yet)
   bool clip_playfield_ = false;   // the panel is docked: clip the sprites to the playfield
   std::array<std::pair<const char*, ScreenRect>, 8> buttons_{};
 };

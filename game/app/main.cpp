@@ -174,10 +174,13 @@ int main(int argc, char** argv) {
     config.deterministic_time = fixed_length;
     engine::Application app(config);
     // A person playing gets the title screen and a best score kept between runs; a run with a
-    // fixed length or a script (tests, screenshots, figures) starts playing and keeps none.
+    // fixed length or a script (tests, screenshots, figures) starts playing and keeps none,
+    // unless --best-score names the file.
     const bool interactive = !fixed_length && !options.skip_title;
     std::optional<game::BestScoreFile> best;
-    if (!fixed_length) {
+    if (!options.best_score.empty()) {
+      best.emplace(options.best_score);  // asked for by name: kept in any run, scripted or not
+    } else if (!fixed_length) {
       // SDL_GetPrefPath creates its folder: not asked for when $POOLSHOT_PREF_DIR replaces it.
       const char* override_dir = std::getenv("POOLSHOT_PREF_DIR");
       char* pref = override_dir && override_dir[0] ? nullptr : SDL_GetPrefPath("poolshot", "poolshot");

@@ -17,7 +17,7 @@ constexpr const char* kUsage =
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
     "                [--render-path auto|fast|instanced] [--volume 0..100] [--mute]\n"
     "                [--window WxH] [--skip-title]\n"
-    "                [--memory-map FILE.png]\n"
+    "                [--memory-map FILE.png] [--best-score FILE]\n"
     "  --headless           simulate without a window (default 600 frames)\n"
     "  --frames N           run N fixed 1/60 s steps, N in 0..1000000000\n"
     "                       (default with --script: the script's length)\n"
@@ -48,6 +48,9 @@ constexpr const char* kUsage =
     "                       --script: the scenario's world size, 1000x600 by default);\n"
     "                       W in 320..7680, H in 240..4320\n"
     "  --skip-title         start playing at once (runs with --frames or --script do)\n"
+    "  --best-score FILE    keep the best score in FILE (not with --headless); default:\n"
+    "                       the user's preferences folder when a person plays, none for\n"
+    "                       runs with --frames or --script\n"
     "  --memory-map FILE    at exit, write the pools' memory map as PNG: per pool the\n"
     "                       live share of each run of slots and the walk order (heap\n"
     "                       mode: the objects' addresses); the report gets its summary\n"
@@ -107,7 +110,7 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     static const std::set<std::string> valued = {"--frames",  "--scenario",   "--seed",        "--pooling",
                                                  "--storage", "--report",     "--screenshot",  "--frame-csv",
                                                  "--advise",  "--script",     "--render-path", "--volume",
-                                                 "--window",  "--memory-map", "--walk"};
+                                                 "--window",  "--memory-map", "--walk",        "--best-score"};
     if (switches.count(arg) == 0 && valued.count(arg) == 0) {
       return fail("unknown option " + std::string(argv[i]));
     }
@@ -187,6 +190,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.frame_csv = value;
     } else if (arg == "--memory-map") {
       o.memory_map = value;
+    } else if (arg == "--best-score") {
+      o.best_score = value;
     } else {
       o.screenshot = value;
     }
@@ -199,6 +204,9 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     return fail("--script plays a single run; it cannot be combined with --compare");
   }
   if (o.compare && !o.advise.empty()) return fail("--advise needs a single run; it cannot be combined with --compare");
+  if (o.headless && !o.best_score.empty()) {
+    return fail("--best-score keeps a player's best from a window run; it cannot be combined with --headless");
+  }
   if (o.compare && !o.memory_map.empty()) {
     return fail("--memory-map needs a single run; it cannot be combined with --compare");
   }

@@ -39,6 +39,7 @@ struct Options {
   std::string advise;                             // scenario with the advisor's capacities, written at exit
   std::string script;                             // input/settings timeline (script.hpp); empty: none
   std::string memory_map;                         // PNG of the pools' memory map at exit; empty: none
+  std::string best_score;                         // the best score's file; empty: the default (main.cpp)
   std::optional<engine::RenderPath> render_path;  // --render-path fast|instanced; none (auto, the
                                                   // default): chosen from GL_RENDERER once GL is up
   int volume = 80;                                // --volume 0..100: the mixer's master volume

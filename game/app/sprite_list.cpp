@@ -16,7 +16,11 @@ namespace game {
 
 namespace {
 
-enum Layer : std::uint8_t { background = 0, trail = 1, particles = 2, enemies = 3, bullets = 4, ship = 5 };
+using namespace layer;  // the draw order, SpriteLayer (sprite_list.hpp)
+
+constexpr float kOutlineScale = 1.35f;  // the outline: the same shape, larger, dark
+constexpr std::uint32_t kOutlineColor = engine::rgba(0, 0, 0, 220);
+constexpr float kCrosshairDistance = 150;  // world units ahead of the ship, along the aim
 
 constexpr float kPi = 3.14159265358979f;
 constexpr int kStars = 90;
@@ -61,8 +65,8 @@ struct BatchSink {
 template <class Sink>
 void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
   alpha = std::clamp(alpha, 0.0f, 1.0f);
-  out.reserve(kStars + 2 + sim.particles().store().size() + sim.enemies().store().size() +
-              sim.player_bullets().store().size() + sim.enemy_bullets().store().size());
+  out.reserve(kStars + 3 + sim.particles().store().size() + 2 * sim.enemies().store().size() +
+              sim.player_bullets().store().size() + 2 * sim.enemy_bullets().store().size());
   const float w = sim.scenario().world_width;
   const float h = sim.scenario().world_height;
   const std::uint64_t seed = sim.seed();
@@ -113,18 +117,25 @@ void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
   sim.enemies().store().for_each([&](const Enemy& e) {
     const EnemyKindSpec& kind = kind_spec(e.wave.kind);
     const float size = e.radius * 2.4f;
-    const float spin = e.age * kind.spin_per_second;
+    // A charger turns along its flight (its dart points up at rotation 0); the rest spin.
+    const float turn = charges(e) ? std::atan2(e.vel.y, e.vel.x) - kPi / 2 : e.age * kind.spin_per_second;
     const std::uint32_t color = e.hit_flash > 0 ? engine::rgba(255, 255, 255) : kind.color;
-    out.push_back(sprite(lerp(e.prev, e.pos, alpha), size, size, kind.cell, enemies, color, spin));
+    const Vec2 at = lerp(e.prev, e.pos, alpha);
+    out.push_back(
+        sprite(at, size * kOutlineScale, size * kOutlineScale, kind.cell, enemy_outlines, kOutlineColor, turn));
+    out.push_back(sprite(at, size, size, kind.cell, enemies, color, turn));
   });
 
   sim.enemy_bullets().store().for_each([&](const Bullet& b) {
     const float size = b.radius * 3.0f;
-    out.push_back(sprite(lerp(b.prev, b.pos, alpha), size, size, atlas::enemy_bullet, bullets, b.color));
+    const Vec2 at = lerp(b.prev, b.pos, alpha);
+    out.push_back(sprite(at, size * kOutlineScale, size * kOutlineScale, atlas::enemy_bullet, enemy_bullet_outlines,
+                         kOutlineColor));
+    out.push_back(sprite(at, size, size, atlas::enemy_bullet, enemy_bullets, b.color));
   });
   sim.player_bullets().store().for_each([&](const Bullet& b) {
     const float width = b.homing() ? 11.0f : 7.0f;  // homing shots: amber (their colour) and wider, to see them curve
-    out.push_back(sprite(lerp(b.prev, b.pos, alpha), width, 20, atlas::player_bullet, bullets, b.color,
+    out.push_back(sprite(lerp(b.prev, b.pos, alpha), width, 20, atlas::player_bullet, player_bullets, b.color,
                          std::atan2(b.vel.y, b.vel.x) - kPi / 2));
   });
 
@@ -139,6 +150,9 @@ void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
       out.push_back(
           sprite(at, 56, 56, atlas::shield, ship, engine::rgba(120, 200, 255, 200), 0, engine::BlendMode::additive));
     }
+    // The crosshair marks the aim (the mouse's point, or the stick's direction) in the storm.
+    out.push_back(sprite(at + player.aim * kCrosshairDistance, 28, 28, atlas::crosshair, crosshair,
+                         engine::rgba(255, 255, 255, 230)));
   }
 }
 

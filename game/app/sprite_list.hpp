@@ -3,10 +3,10 @@
 // view (Simulation::ship(), the managers' stores, game_time()). The simulation draws nothing.
 //
 // Sprites are interpolated between the last two steps by alpha in [0, 1] (1 while paused).
-// Layers: 0 background, 1 trail, 2 particles (additive), 3 enemies, 4 bullets, 5 ship. Cells
-// come from sim/atlas_cells.hpp.
+// Cells come from sim/atlas_cells.hpp; layers are SpriteLayer, back to front.
 #include <engine/sprite.hpp>
 
+#include <cstdint>
 #include <vector>
 
 namespace engine {
@@ -16,6 +16,24 @@ class SpriteBatch;
 namespace game {
 
 class Simulation;
+
+// Draw order, back to front. The enemies and their shots draw above the player's storm and the
+// particles (additive: trail and particles), each on a dark outline of its own shape, so a
+// player sees what can kill them in a 300k-object storm. The crosshair marks the aim on top.
+namespace layer {
+enum SpriteLayer : std::uint8_t {
+  background = 0,
+  trail,
+  particles,
+  player_bullets,
+  enemy_outlines,
+  enemies,
+  enemy_bullet_outlines,
+  enemy_bullets,
+  ship,
+  crosshair,
+};
+}  // namespace layer
 
 void collect_sprites(const Simulation& sim, std::vector<engine::Sprite>& out, float alpha);  // clears `out` first
 void collect_sprites(const Simulation& sim, engine::SpriteBatch& batch, float alpha);        // appends (not cleared)

@@ -104,7 +104,9 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
                     {"wave", stats.wave},
                     {"loop_level", stats.loop_level},
                     {"game_over", stats.game_over},
+                    {"game_over_frame", stats.game_over_frame},  // 0: not over (the last game's, after restarts)
                     {"kills", stats.kills},
+                    {"chargers", stats.chargers},  // drawn by standing still (scenario "camping")
                     {"hits", stats.hits},
                     {"deaths", stats.deaths},
                     {"restarts", stats.restarts},

@@ -26,7 +26,9 @@ enum Cell : std::uint16_t {
   explosion = 9,      // bright flash with a ring
   star = 10,          // background star: soft point
   shield = 11,        // ring around the ship while invulnerable
-  cell_count = 12,
+  charger = 12,       // enemy: armoured dart, points up; drawn turned along its flight
+  crosshair = 13,     // where the ship aims: a broken ring with a dot
+  cell_count = 14,
 };
 
 }  // namespace game::atlas

@@ -1,9 +1,16 @@
 #include "sim/collision_grid.hpp"
 
+#include "sim/enemy_kinds.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace game {
+
+namespace {
+// What a player bullet can strike: alive, on the field, and not armoured (a charger).
+bool solid(const Enemy& e) { return e.hp > 0 && !e.gone && !charges(e); }
+}  // namespace
 
 CollisionGrid::CollisionGrid(const Rect& area, float cell_size, float query_radius)
     : area_(area), cell_size_(cell_size), inv_cell_(1.0f / cell_size), query_radius_(query_radius) {
@@ -40,7 +47,7 @@ void CollisionGrid::build(const std::vector<Enemy*>& enemies) {
   CellRange r{};
   // Pass 1: count entries per cell.
   for (const Enemy* e : enemies) {
-    if (e->hp <= 0 || e->gone || !cells_of(e->pos, e->radius + query_radius_, r)) continue;
+    if (!solid(*e) || !cells_of(e->pos, e->radius + query_radius_, r)) continue;
     for (std::int32_t y = r.y0; y <= r.y1; ++y) {
       for (std::int32_t x = r.x0; x <= r.x1; ++x) ++cell_start_[static_cast<std::size_t>(y * columns_ + x + 1)];
     }
@@ -51,7 +58,7 @@ void CollisionGrid::build(const std::vector<Enemy*>& enemies) {
   // Pass 2: fill in enemy order (= seq order), which keeps each cell sorted by seq.
   for (std::size_t i = 0; i < enemies.size(); ++i) {
     const Enemy* e = enemies[i];
-    if (e->hp <= 0 || e->gone || !cells_of(e->pos, e->radius + query_radius_, r)) continue;
+    if (!solid(*e) || !cells_of(e->pos, e->radius + query_radius_, r)) continue;
     for (std::int32_t y = r.y0; y <= r.y1; ++y) {
       for (std::int32_t x = r.x0; x <= r.x1; ++x) {
         entries_[cursor_[static_cast<std::size_t>(y * columns_ + x)]++] = static_cast<std::uint32_t>(i);

@@ -6,6 +6,7 @@
 // A new kind is an enumerator in scenario.hpp, kEnemyKindCount, and a row here.
 #include "sim/atlas_cells.hpp"
 #include "sim/color.hpp"
+#include "sim/entities.hpp"
 #include "sim/explosion.hpp"
 #include "sim/scenario.hpp"
 
@@ -30,6 +31,11 @@ struct SwayAxis {
   float amplitude;  // world units, or a share of the world's width
 };
 
+// How a kind moves: most hover at a station and fire their wave's pattern; a charger flies a
+// straight line at where the player stood, never fires, and is armoured (player bullets, homing
+// shots and the storm pass through it): it ends by ramming the ship (a life) or leaving the field.
+enum class EnemyMotion : std::uint8_t { station, charge };
+
 // Not here, because they are not a kind's: health (each wave sets its hp, WaveConfig::hp) and
 // speed (every kind closes on its station at the same rate, EnemyManager's approach).
 struct EnemyKindSpec {
@@ -42,6 +48,7 @@ struct EnemyKindSpec {
   float spin_per_second;    // sprite rotation, radians per second of age (drawing only)
   BlastSpec death_blast;    // its explosion: the boss's is four times the particles, twice the size
   SwayAxis sway_x, sway_y;  // how it moves around its station
+  EnemyMotion motion = EnemyMotion::station;
 };
 
 // (Unformatted: a table reads best in columns.)
@@ -61,6 +68,9 @@ inline constexpr std::array<EnemyKindSpec, kEnemyKindCount> kEnemyKinds{{
     {EnemyKind::boss,    "boss",    44,    2500, atlas::boss,    rgba(255, 80, 160),  0,    {4, 1, 2.0f},
      /* sway x */ {SwayWave::sin,  0.35f, SwayPhase::own,  SwayUnits::width, 0.3f},
      /* sway y */ {SwayWave::sin,  0.7f,  SwayPhase::none, SwayUnits::world, 30}},
+    {EnemyKind::charger, "charger", 12,    0,    atlas::charger, rgba(255, 245, 235), 0,    {1, 1, 0.6f},
+     /* sway x */ {SwayWave::none, 0,     SwayPhase::own,  SwayUnits::world, 0},
+     /* sway y */ {SwayWave::none, 0,     SwayPhase::own,  SwayUnits::world, 0}, EnemyMotion::charge},
 }};
 // clang-format on
 
@@ -77,6 +87,8 @@ inline constexpr std::array<FirePatternSpec, kFirePatternCount> kFirePatterns{{
 }};
 
 constexpr const EnemyKindSpec& kind_spec(EnemyKind kind) { return kEnemyKinds[static_cast<std::size_t>(kind)]; }
+// A charger: armoured, so nothing the player fires touches it (the collision grid leaves it out).
+constexpr bool charges(const Enemy& e) { return kind_spec(e.wave.kind).motion == EnemyMotion::charge; }
 constexpr const FirePatternSpec& pattern_spec(FirePattern pattern) {
   return kFirePatterns[static_cast<std::size_t>(pattern)];
 }

@@ -95,6 +95,39 @@ void EnemyManager::spawn_wave(const WaveConfig& config, float density) {
   }
 }
 
+bool EnemyManager::spawn_charger(Vec2 at, Vec2 vel) {
+  Enemy e;
+  e.seq = next_seq_++;
+  e.wave.kind = EnemyKind::charger;
+  e.wave.bullet_speed = std::sqrt(length_squared(vel));
+  e.wave.stay_seconds = 3600;  // it leaves by flying off the field, not by its stay
+  e.wave_number = waves_started_;
+  e.radius = kind_spec(EnemyKind::charger).radius;
+  e.hp = e.max_hp = 1;
+  e.pos = e.prev = e.station = at;
+  e.vel = vel;
+  return !store_.spawn_handle(e).is_null();
+}
+
+void EnemyManager::fly_charger(Enemy& e, float dt, const Vec2* aim_at) {
+  // One from a wave list has no line yet: it takes one at the ship (straight down if none),
+  // at its wave's bullet speed.
+  if (e.vel.x == 0 && e.vel.y == 0) {
+    const Vec2 to = aim_at ? *aim_at - e.pos : Vec2{0, -1};
+    const float len2 = length_squared(to);
+    e.vel = len2 > 1e-6f ? to * (e.wave.bullet_speed / std::sqrt(len2)) : Vec2{0, -e.wave.bullet_speed};
+  }
+  e.pos = e.pos + e.vel * dt;
+  // Gone once well outside the field and flying away from it (it entered from outside).
+  const float margin = e.radius + 80.0f;
+  const float width = scenario_->world_width;
+  const float height = scenario_->world_height;
+  if ((e.pos.x < -margin && e.vel.x <= 0) || (e.pos.x > width + margin && e.vel.x >= 0) ||
+      (e.pos.y < -margin && e.vel.y <= 0) || (e.pos.y > height + margin && e.vel.y >= 0)) {
+    e.gone = true;
+  }
+}
+
 void EnemyManager::sort_by_seq() {
   sorting_.clear();
   sorting_.reserve(store_.capacity());  // allocates only after the store grew
@@ -118,6 +151,10 @@ void EnemyManager::update(float dt, const Vec2* aim_at, BulletManager& enemy_bul
     e->prev = e->pos;
     e->age += dt;
     e->hit_flash = std::max(0.0f, e->hit_flash - dt);
+    if (charges(*e)) {
+      fly_charger(*e, dt, aim_at);
+      continue;
+    }
     if (!e->leaving && e->age > e->wave.stay_seconds) e->leaving = true;
     if (e->leaving) e->station.y += 150.0f * dt;
     const Vec2 target = e->station + sway(*e, width);

@@ -19,6 +19,8 @@ class EnemyManager {
 
   // Advances the wave clock; spawns every wave that is due (count x density enemies).
   void spawn_due_waves(float dt, float density);
+  // One charger (enemy_kinds.hpp) entering at `at` and flying along `vel`; false at capacity.
+  bool spawn_charger(Vec2 at, Vec2 vel);
   // Rebuilds by_seq(): the live enemies sorted by sequence number. Call after spawning.
   void sort_by_seq();
   const std::vector<Enemy*>& by_seq() const noexcept { return by_seq_; }
@@ -43,6 +45,7 @@ class EnemyManager {
  private:
   void spawn_wave(const WaveConfig& wave, float density);
   void fire_volley(Enemy& e, const Vec2* aim_at, BulletManager& enemy_bullets);
+  void fly_charger(Enemy& e, float dt, const Vec2* aim_at);
 
   ObjectStore<Enemy> store_;
   std::uint64_t seed_;

@@ -46,6 +46,7 @@ struct Particle {
 struct Enemy {
   Vec2 pos, prev;
   Vec2 station;  // where it hovers; moves up and away once its stay is over
+  Vec2 vel;      // chargers only (EnemyMotion::charge): a straight line, world units per second
   float radius = 14;
   float age = 0;
   float phase = 0;         // per-enemy offset of its sway, so a wave does not move in lockstep

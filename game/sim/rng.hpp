@@ -27,6 +27,8 @@ enum class Purpose : std::uint64_t {
   star_y,
   star_depth,
   homing_shot,
+  charger_edge,
+  charger_along,
 };
 
 // splitmix64's finalizer: a bijective avalanche mix of 64 bits.

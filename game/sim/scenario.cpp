@@ -113,6 +113,15 @@ Scenario read_scenario(const json& root, const std::string& name) {
     h.integer("max_live", s.homing.max_live, 0, 100000);
     h.finish();
   }
+  if (const json* v = r.find("camping")) {
+    ObjectReader c(*v, "camping");
+    c.number("grace_seconds", s.camping.grace_seconds, 0.0f, 3600.0f);
+    c.number("radius", s.camping.radius, 0.0f, 8192.0f);
+    c.number("chargers_per_second", s.camping.chargers_per_second, 0.0f, 100.0f);
+    c.number("ramp_per_second", s.camping.ramp_per_second, 0.0f, 10.0f);
+    c.number("charger_speed", s.camping.charger_speed, 10.0f, 5000.0f);
+    c.finish();
+  }
   r.number("stress", s.stress, 0.01f, 1000.0f);
   r.number("enemy_density", s.enemy_density, 0.0f, 100.0f);
   if (const json* v = r.find("particles")) {

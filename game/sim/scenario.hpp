@@ -33,8 +33,8 @@ struct PoolConfig {
 
 // What each kind and pattern is (name, size, sway, score, looks...) is data: sim/enemy_kinds.hpp,
 // one row per enumerator, in this order.
-enum class EnemyKind : std::uint8_t { grunt, spinner, burster, boss };
-inline constexpr std::size_t kEnemyKindCount = 4;
+enum class EnemyKind : std::uint8_t { grunt, spinner, burster, boss, charger };
+inline constexpr std::size_t kEnemyKindCount = 5;
 enum class FirePattern : std::uint8_t { aimed, radial, spiral };
 inline constexpr std::size_t kFirePatternCount = 3;
 
@@ -83,6 +83,19 @@ struct HomingConfig {
   int max_live = 384;       // homing bullets in flight at most; later shots fly straight
 };
 
+// Standing still is a risk, not a shield: a player who stays within `radius` of one spot for
+// `grace_seconds` draws chargers (enemy_kinds.hpp), armoured darts that come in from the bottom
+// and the sides and fly straight at the spot the player stands on. They come faster the longer
+// the player stays (the rate grows by `ramp_per_second` each second past the grace); leaving the
+// circle starts the clock again. Bullets and the storm pass through them: only moving dodges.
+struct CampingConfig {
+  float grace_seconds = 40;          // still this long, and the chargers start
+  float radius = 64;                 // world units: moving less than this is standing still
+  float chargers_per_second = 0.2f;  // at the end of the grace; 0: no chargers (stress scenarios)
+  float ramp_per_second = 0.01f;     // chargers per second added per second stayed past the grace
+  float charger_speed = 420;         // world units per second
+};
+
 struct PlayerConfig {
   int lives = 3;
   float speed = 340;          // world units per second at full stick
@@ -105,6 +118,7 @@ struct Scenario {
   WeaponConfig weapon;
   EscalationConfig escalation;
   HomingConfig homing;
+  CampingConfig camping;
   float stress = 1;         // multiplies the fire rate and widens the spread
   float enemy_density = 1;  // multiplies every wave's count
   ParticleConfig particles;

@@ -129,7 +129,7 @@ void Simulation::restart() {
   particles_.store().clear();
   enemies_.restart();
   player_ = Player{};
-  player_.pos = player_.prev = {scenario_.world_width * 0.5f, scenario_.world_height * 0.12f};
+  player_.pos = player_.prev = player_.camp_anchor = {scenario_.world_width * 0.5f, scenario_.world_height * 0.12f};
   player_.lives = scenario_.player.lives;
   player_.shield = scenario_.player.respawn_shield_seconds;
   score_ = 0;
@@ -137,6 +137,7 @@ void Simulation::restart() {
   game_time_ = 0;
   game_over_time_ = 0;
   game_over_ = false;
+  game_over_frame_ = 0;
   ++restarts_;
 }
 
@@ -188,6 +189,7 @@ void Simulation::step(const Input& external) {
   if (!game_over_) enemies_.spawn_due_waves(dt, applied_.enemy_density);
   enemies_.sort_by_seq();
   update_player(input);
+  update_camping();
   enemies_.update(dt, player_.alive ? &player_.pos : nullptr, enemy_bullets_);
 
   // 2. Player bullets move and test the enemy grid; hits are collected, then applied in
@@ -250,6 +252,7 @@ void Simulation::step(const Input& external) {
     ++ship_hits;
     return true;
   });
+  ship_hits += ram_ship(vulnerable);
   if (ship_hits > 0) lose_life();
   resolve_cancels();
 
@@ -296,6 +299,61 @@ void Simulation::update_player(const Input& input) {
     p.fire_charge = 1;  // ready: the next press fires at once
   }
   emit_trail();
+}
+
+// Standing still is a risk (CampingConfig): past the grace, chargers come at the spot the
+// player stands on, faster the longer the player stays. Leaving the circle resets the clock.
+void Simulation::update_camping() {
+  const CampingConfig& c = scenario_.camping;
+  Player& p = player_;
+  if (!p.alive || game_over_ || c.chargers_per_second <= 0) return;
+  if (length_squared(p.pos - p.camp_anchor) > c.radius * c.radius) {
+    p.camp_anchor = p.pos;
+    p.camp_seconds = 0;
+    p.charger_owed = 0;
+    return;
+  }
+  p.camp_seconds += kStepSeconds;
+  const float over = p.camp_seconds - c.grace_seconds;
+  if (over < 0) return;
+  p.charger_owed += (c.chargers_per_second + c.ramp_per_second * over) * kStepSeconds;
+  // The first comes as the grace ends; then one whenever a whole one is owed.
+  if (over < kStepSeconds) p.charger_owed = std::max(p.charger_owed, 1.0f);
+  while (p.charger_owed >= 1) {
+    p.charger_owed -= 1;
+    const Vec2 at = charger_entry(chargers_++);
+    const Vec2 to = p.pos - at;
+    const Vec2 vel = to * (c.charger_speed / std::sqrt(std::max(length_squared(to), 1.0f)));
+    if (!enemies_.spawn_charger(at, vel)) break;  // the enemy store is full: the rest wait
+  }
+}
+
+// Where the n-th charger enters: half from below, a quarter from each side low down, where a
+// player aiming up does not look. Keyed by n, so it is the same in every storage mode.
+Vec2 Simulation::charger_entry(std::uint64_t n) const {
+  const float w = scenario_.world_width, h = scenario_.world_height;
+  const float edge = random_unit(seed_, n, Purpose::charger_edge);
+  const float along = random_unit(seed_, n, Purpose::charger_along);
+  constexpr float kOutside = 30;
+  if (edge < 0.5f) return {along * w, -kOutside};
+  return {edge < 0.75f ? -kOutside : w + kOutside, along * h * 0.6f};
+}
+
+// Chargers that touch a vulnerable ship are spent (a small blast); the caller takes one life
+// however many struck. A shielded ship lets them fly on.
+std::uint32_t Simulation::ram_ship(bool vulnerable) {
+  if (!vulnerable) return 0;
+  std::uint32_t rams = 0;
+  for (Enemy* e : enemies_.by_seq()) {
+    if (!charges(*e) || e->gone || e->hp <= 0) continue;
+    const float reach = kPlayerRadius + e->radius;
+    if (length_squared(e->pos - player_.pos) > reach * reach) continue;
+    e->gone = true;
+    const BlastSpec& blast = kind_spec(e->wave.kind).death_blast;
+    explode(e->pos, blast_particles(blast, applied_.particles_per_explosion), blast.scale);
+    ++rams;
+  }
+  return rams;
 }
 
 void Simulation::update_heat(bool firing) {
@@ -409,9 +467,13 @@ void Simulation::resolve_cancels() {
 }
 
 void Simulation::kill_enemy(const Enemy& e) {
-  ++kills_;
   const EnemyKindSpec& kind = kind_spec(e.wave.kind);
-  score_ += kind.score * (1 + static_cast<std::int64_t>(enemies_.loop_level()));
+  // The score freezes with the player: shots still in flight after the last life was lost
+  // still blow enemies up, but earn nothing, so HUD, panel, report and best score agree.
+  if (!game_over_) {
+    ++kills_;
+    score_ += kind.score * (1 + static_cast<std::int64_t>(enemies_.loop_level()));
+  }
   explode(e.pos, blast_particles(kind.death_blast, applied_.particles_per_explosion), kind.death_blast.scale);
 }
 
@@ -434,6 +496,7 @@ void Simulation::lose_life() {
   player_.lives = 0;
   player_.alive = false;
   game_over_ = true;
+  game_over_frame_ = frame_;
   game_over_time_ = 0;
   explode(player_.pos, blast_particles(kGameOverBlast, applied_.particles_per_explosion), kGameOverBlast.scale);
 }
@@ -466,6 +529,7 @@ void Simulation::refresh_stats() {
   s.wave = enemies_.waves_started();
   s.loop_level = enemies_.loop_level();
   s.game_over = game_over_;
+  s.game_over_frame = game_over_frame_;
   s.frame = frame_;
   s.kills = kills_;
   s.hits = hits_total_;
@@ -477,6 +541,8 @@ void Simulation::refresh_stats() {
   s.heat_multiplier = heat_multiplier();
   const float top = std::log2(std::max(1.0f, scenario_.escalation.max_multiplier));
   s.heat_fraction = top > 0 ? player_.heat / top : 0.0f;
+  s.camping_seconds = player_.camp_seconds;
+  s.chargers = chargers_;
   s.switched = switched_;
 }
 

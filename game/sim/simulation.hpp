@@ -30,7 +30,8 @@ struct SimStats {
   std::uint32_t wave = 0;        // waves started this game
   std::uint32_t loop_level = 0;  // completed passes through the wave list
   bool game_over = false;
-  std::uint64_t frame = 0;                                      // simulated steps
+  std::uint64_t game_over_frame = 0;  // the step the last life went, this game; 0 while playing
+  std::uint64_t frame = 0;            // simulated steps
   std::uint64_t kills = 0, hits = 0, deaths = 0, restarts = 0;  // this run
   std::uint64_t growth_events = 0;                              // all pools, this run (rebuilds not included)
   std::uint64_t rebuilds = 0;                                   // pools rebuilt by switching pooling back on, this run
@@ -39,6 +40,8 @@ struct SimStats {
   std::uint64_t homing_live = 0;     // homing shots in flight
   float heat_multiplier = 1;         // the held-fire escalation in force (1 .. max_multiplier)
   float heat_fraction = 0;           // the same on a 0..1 scale (log2), for the HUD meter
+  float camping_seconds = 0;         // how long the player has stood still (CampingConfig): the HUD warns
+  std::uint64_t chargers = 0;        // chargers that standing still drew, this run
   std::uint8_t switched = 0;         // switch_bit()s of what this step's settings changed (settings.hpp)
 };
 
@@ -117,6 +120,9 @@ class Simulation {
     float heat = 0;          // doublings of held fire so far (0 .. log2 max_multiplier)
     int lives = 3;
     bool alive = true;
+    Vec2 camp_anchor;        // where the player last stood still (CampingConfig)
+    float camp_seconds = 0;  // how long within camping.radius of camp_anchor
+    float charger_owed = 0;  // chargers due (fractional), while camping past the grace
   };
   struct Cancel {  // an enemy bullet the storm touched this step
     std::uint64_t bullet_seq;
@@ -137,6 +143,9 @@ class Simulation {
   void fire_weapon(float shots, int bullets_per_shot);
   void patch_homing_targets();
   void emit_trail();
+  void update_camping();
+  Vec2 charger_entry(std::uint64_t n) const;
+  std::uint32_t ram_ship(bool vulnerable);
   void mark_storm();
   void resolve_cancels();
   int spark_count(int base) const noexcept;
@@ -173,8 +182,10 @@ class Simulation {
   float game_time_ = 0;       // seconds since (re)start, for the autopilot and the stars
   float game_over_time_ = 0;  // seconds since the game ended
   bool game_over_ = false;
+  std::uint64_t game_over_frame_ = 0;
   std::uint64_t kills_ = 0, hits_total_ = 0, deaths_ = 0, restarts_ = 0;
-  std::uint8_t switched_ = 0;  // this step's apply_settings(): SimStats::switched
+  std::uint64_t chargers_ = 0;  // drawn by standing still, this run (keys each one's entry point)
+  std::uint8_t switched_ = 0;   // this step's apply_settings(): SimStats::switched
   SimStats stats_;
   std::uint64_t stats_builds_ = 0;
 };

@@ -2,6 +2,8 @@
 // Objects are visited in spawn order (sorted by seq), so pooled, heap, contiguous and
 // stable storage, which iterate in different orders, hash the same game the same way.
 #include "sim/simulation.hpp"
+
+#include "sim/enemy_kinds.hpp"
 #include "sim/state_hasher.hpp"
 
 #include <algorithm>
@@ -83,6 +85,7 @@ void add_enemies(StateHasher& h, const ObjectStore<Enemy>& store) {
     h.add_f32(e->wave.bullet_speed);
     h.add_f32(e->wave.spread_degrees);
     h.add_f32(e->wave.stay_seconds);
+    if (charges(*e)) add(h, e->vel);  // chargers only: the hashes of runs that drew none stay as pinned
   }
 }
 
@@ -121,6 +124,14 @@ std::uint64_t Simulation::state_hash() const {
   add_bullets(h, enemy_bullets_.store());
   add_particles(h, particles_.store());
   add_enemies(h, enemies_.store());
+  // The camping clock (CampingConfig) changes nothing until it has drawn a charger; from then
+  // on it is hashed. Before, a run that never camped past the grace keeps its pinned hash.
+  if (chargers_ > 0) {
+    h.add_u64(chargers_);
+    add(h, player_.camp_anchor);
+    h.add_f32(player_.camp_seconds);
+    h.add_f32(player_.charger_owed);
+  }
   return h.value();
 }
 

@@ -25,6 +25,7 @@ bool is_enemy_kind(EnemyKind kind) {
     case EnemyKind::spinner:
     case EnemyKind::burster:
     case EnemyKind::boss:
+    case EnemyKind::charger:
       return true;
   }
   return false;
@@ -77,7 +78,12 @@ TEST(EnemyKinds, EveryRowIsUsable) {
     SCOPED_TRACE(k.name);
     EXPECT_TRUE(names.insert(k.name).second) << "names are unique";
     EXPECT_GT(k.radius, 0.0f);
-    EXPECT_GT(k.score, 0);
+    // A charger cannot be shot (armoured), so it is worth nothing; every other kind scores.
+    if (k.motion == EnemyMotion::charge) {
+      EXPECT_EQ(k.score, 0);
+    } else {
+      EXPECT_GT(k.score, 0);
+    }
     EXPECT_TRUE(cells.insert(k.cell).second) << "each kind has its own sprite";
     EXPECT_LT(k.cell, atlas::cell_count);
     EXPECT_NE(k.cell, atlas::ship);

@@ -46,8 +46,12 @@ TEST(Escalation, ReleasingFireCoolsWithinTwoSeconds) {
   EXPECT_FLOAT_EQ(sim.stats().heat_fraction, 0.0f);
 }
 
-TEST(Escalation, APlayerWhoHoldsFireSurvivesAMinute) {
-  Simulation sim(test::repo_scenario("default.json"), 1);
+TEST(Escalation, HeldFireCancelsEnemyBulletsForAMinute) {
+  // The storm cancels what comes close. Standing still is still a risk: past the camping grace
+  // (40 s by default) chargers come, and they are not bullets (camping_test.cpp).
+  Scenario scenario = test::repo_scenario("default.json");
+  scenario.camping.chargers_per_second = 0;
+  Simulation sim(scenario, 1);
   for (int f = 0; f < 3600; ++f) sim.step(hold_fire(true));
   const SimStats s = sim.stats();
   std::printf("after 60 s of held fire: lives %d deaths %llu kills %llu cancels %llu wave %u\n", s.lives,

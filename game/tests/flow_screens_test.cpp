@@ -96,7 +96,7 @@ TEST(FlowScreens, TitlePlayPauseGameOverRestart) {
   Phase phase = title;
   int phase_frame = 0;
   std::uint64_t steps_on_title = ~0ull, step_when_paused = 0, step_after_pause = 0;
-  std::int64_t score_at_death = -1;
+  std::int64_t score_at_death = -1, hud_after_death = -2;
   bool saw_pause_on_clock = false;
   ScreenRect resume;
   h.game->script = [&](int f) {
@@ -144,6 +144,9 @@ TEST(FlowScreens, TitlePlayPauseGameOverRestart) {
         }
         break;
       case dead:
+        // Issue 29 item 3: the game-over screen, the HUD behind it and the saved best agree,
+        // frames after the end (shots in flight struck on, and earned nothing).
+        if (in_phase == 9) hud_after_death = h.game->hud_score();
         if (in_phase == 10) h.tap(SDL_SCANCODE_RETURN);
         if (in_phase > 10 && s == FlowState::playing) next(again);
         break;
@@ -166,6 +169,7 @@ TEST(FlowScreens, TitlePlayPauseGameOverRestart) {
   EXPECT_EQ(step_after_pause, step_when_paused) << "paused: no steps";
   EXPECT_GT(score_at_death, 0) << "5 s of fire killed something";
   EXPECT_EQ(h.game->flow().final_score(), score_at_death);
+  EXPECT_EQ(hud_after_death, score_at_death) << "the HUD kept the final score";
   EXPECT_FALSE(h.sim.game_over()) << "Enter restarted the world";
   EXPECT_EQ(h.sim.stats().restarts, 1u);
   EXPECT_FALSE(h.app->paused());

@@ -13,7 +13,10 @@ namespace game {
 namespace {
 
 TEST(RenderList, OneSpritePerObjectOnItsLayer) {
-  Simulation sim(test::repo_scenario("default.json"), 1);
+  using namespace layer;
+  Scenario scenario = test::repo_scenario("default.json");
+  scenario.escalation.cancels_enemy_bullets = false;  // the enemies' shots stay, to be drawn
+  Simulation sim(scenario, 1);
   sim.settings().autofire = true;
   for (int f = 0; f < 400; ++f) sim.step({});
   std::vector<engine::Sprite> sprites;
@@ -22,21 +25,28 @@ TEST(RenderList, OneSpritePerObjectOnItsLayer) {
   std::map<std::uint8_t, std::size_t> per_layer;
   for (const engine::Sprite& sp : sprites) ++per_layer[sp.layer];
   const auto live = [&](PoolId id) { return s.pools[static_cast<std::size_t>(id)].live; };
-  EXPECT_EQ(per_layer[1] + per_layer[2], live(PoolId::particles));
-  EXPECT_EQ(per_layer[3], live(PoolId::enemies));
-  EXPECT_EQ(per_layer[4], live(PoolId::bullets) + live(PoolId::enemy_bullets));
-  EXPECT_GT(per_layer[0], 0u);  // stars
-  EXPECT_GE(per_layer[5], 0u);
+  EXPECT_EQ(per_layer[trail] + per_layer[particles], live(PoolId::particles));
+  EXPECT_EQ(per_layer[player_bullets], live(PoolId::bullets));
+  // Each enemy and enemy bullet: one sprite on its layer and one outline just below it.
+  EXPECT_EQ(per_layer[enemies], live(PoolId::enemies));
+  EXPECT_EQ(per_layer[enemy_outlines], live(PoolId::enemies));
+  EXPECT_EQ(per_layer[enemy_bullets], live(PoolId::enemy_bullets));
+  EXPECT_EQ(per_layer[enemy_bullet_outlines], live(PoolId::enemy_bullets));
+  EXPECT_GT(per_layer[background], 0u);  // stars
+  EXPECT_GE(per_layer[ship], 1u);
+  EXPECT_EQ(per_layer[crosshair], 1u);  // the ship is alive: its aim is marked
   for (const engine::Sprite& sp : sprites) {
-    if (sp.layer == 1 || sp.layer == 2) {
+    if (sp.layer == trail || sp.layer == particles) {
       EXPECT_EQ(sp.blend, engine::BlendMode::additive);
     }
-    if (sp.layer == 3 || sp.layer == 4) {
+    if (sp.layer >= player_bullets && sp.layer <= enemy_bullets) {
       EXPECT_EQ(sp.blend, engine::BlendMode::alpha);
     }
     EXPECT_LT(sp.cell, atlas::cell_count);
   }
   EXPECT_GT(live(PoolId::particles), 0u);
+  EXPECT_GT(live(PoolId::enemies), 0u);
+  EXPECT_GT(live(PoolId::enemy_bullets), 0u);
 }
 
 TEST(RenderList, InterpolatesBetweenSteps) {

@@ -71,8 +71,8 @@ TEST(Scenario, WrongTypeNamesKeyAndType) {
   EXPECT_EQ(error_of(R"({"waves": [{"count": 2.5}]})"),
             "scenario 't.json': key 'waves[0].count': must be an integer in 1..10000 (got 2.5)");
   EXPECT_EQ(error_of(R"({"waves": [{"kind": "dragon"}]})"),
-            "scenario 't.json': key 'waves[0].kind': must be one of \"grunt\", \"spinner\", \"burster\", \"boss\" (got "
-            "\"dragon\")");
+            "scenario 't.json': key 'waves[0].kind': must be one of \"grunt\", \"spinner\", \"burster\", \"boss\", "
+            "\"charger\" (got \"dragon\")");
   EXPECT_EQ(error_of(R"({"walk": "sorted", "waves": [{}]})"),
             "scenario 't.json': key 'walk': must be one of \"bitmap\", \"swap_pop\", \"slot_order\" (got \"sorted\")");
   EXPECT_EQ(error_of(R"({"weapon": [], "waves": [{}]})"),

@@ -211,4 +211,37 @@ TEST_F(ScriptCli, DefaultScenarioWithNoInputHasNoMatchedLoadRatio) {
   EXPECT_LT(m.at("live_objects").get<double>(), 20000.0);
 }
 
+// Issue 29 item 3: fire, let go, die. The score freezes at the game's end: the report says the
+// same at 2,400 and 4,800 steps, and an offscreen window playing the same script saves that
+// number to the best-score file it is given.
+TEST_F(ScriptCli, TheScoreFreezesAtGameOverAndTheBestScoreFileAgrees) {
+  const std::string script = std::string(POOLSHOT_ASSET_DIR) + "/scripts/fire_then_let_go.json";
+  const nlohmann::json at_2400 = report("--headless --script " + script + " --frames 2400");
+  const nlohmann::json at_4800 = report("--headless --script " + script + " --frames 4800");
+  const nlohmann::json& g = at_2400.at("game");
+  ASSERT_TRUE(g.at("game_over").get<bool>()) << g.dump(1);
+  EXPECT_LT(g.at("game_over_frame").get<std::uint64_t>(), 2400u);
+  EXPECT_GT(g.at("score").get<std::int64_t>(), 0) << "5 s of fire killed something";
+  EXPECT_EQ(at_4800.at("game").at("score"), g.at("score"));
+  EXPECT_EQ(at_4800.at("game").at("kills"), g.at("kills"));
+
+  const std::string best = (dir_ / "best_score.txt").string();
+  const nlohmann::json window = report("--script " + script + " --frames 1200 --best-score " + best,
+                                       "SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy");
+  EXPECT_EQ(window.at("game").at("score"), g.at("score")) << "the window plays the same game";
+  std::ifstream in(best);
+  std::string header, score;
+  std::getline(in, header);
+  std::getline(in, score);
+  EXPECT_EQ(header, "poolshot best score 1");
+  EXPECT_EQ(score, std::to_string(g.at("score").get<std::int64_t>()));
+}
+
+TEST_F(ScriptCli, BestScoreIsRefusedWithHeadless) {
+  const RunResult r = run_poolshot("--headless --best-score " + (dir_ / "b.txt").string());
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("--best-score"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir_ / "b.txt"));
+}
+
 }  // namespace

@@ -133,6 +133,22 @@ Texel shield(float x, float y) {
   return {1, std::min(1.0f, ring + (r < 13.5f ? 0.12f : 0.0f))};
 }
 
+Texel charger(float x, float y) {
+  static const std::array<std::array<float, 2>, 4> dart = {{{0, 15}, {9, -12}, {0, -5}, {-9, -12}}};
+  static const std::array<std::array<float, 2>, 4> core = {{{0, 8}, {4, -6}, {0, -2}, {-4, -6}}};
+  if (!in_polygon(x, y, dart)) return none();
+  return solid(in_polygon(x, y, core) ? 0.35f : 1.0f);  // a dark core inside a bright plate
+}
+
+Texel crosshair(float x, float y) {
+  const float r = len(x, y);
+  if (r < 1.6f) return solid(1);                                // the dot
+  const bool gap = std::fabs(x) < 2.5f || std::fabs(y) < 2.5f;  // four gaps, where the ticks are
+  if (r > 9 && r < 11.5f && !gap) return solid(1);              // the broken ring
+  if ((std::fabs(x) < 1 && r > 5 && r < 15) || (std::fabs(y) < 1 && r > 5 && r < 15)) return solid(1);  // ticks
+  return none();
+}
+
 using Shader = Texel (*)(float, float);
 
 void draw_cell(std::vector<std::uint8_t>& image, int cell, Shader shader) {
@@ -184,6 +200,8 @@ int main(int argc, char** argv) {
       {a::explosion, explosion},
       {a::star, star},
       {a::shield, shield},
+      {a::charger, charger},
+      {a::crosshair, crosshair},
   }};
   for (const auto& [cell, shader] : cells) draw_cell(image, cell, shader);
   if (stbi_write_png(argv[1], a::kWidth, a::kHeight, 4, image.data(), a::kWidth * 4) == 0) {
