@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "support/pool_test_support.hpp"
@@ -391,6 +392,50 @@ TEST_P(VectorPoolModes, ZeroInitialCapacityGrowsOnFirstEmplace) {
   const PoolHandle h = *pool.emplace(1);
   EXPECT_EQ(pool.get(h)->value(), 1);
   EXPECT_GE(pool.capacity(), 1u);
+}
+
+// Aggregates with no constructor (issue 27, item 6): emplace(args...) builds T{args...} when
+// T(args...) does not compile, as EnTT does, on every path that builds an object: a slot off
+// the free stack, a bumped slot, a stable page's growth, a relocating growth, and acquire().
+struct Point {  // trivial: the noexcept path
+  int a;
+  float b;
+};
+struct Named {  // its std::string may throw: the path that rolls back a claim
+  std::string name;
+  int n;
+};
+static_assert(!std::is_constructible_v<Point, int, float>, "the test needs a C++17 aggregate");
+static_assert(!std::is_constructible_v<Named, const char*, int>, "the test needs a C++17 aggregate");
+
+TEST_P(VectorPoolModes, AggregatesWithoutAConstructorAreBuiltWithBraces) {
+  VectorPool<Point> points(small_policy(GetParam(), 2));
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 40; ++i) handles.push_back(*points.emplace(i, 2.0f));  // bump, then growth
+  ASSERT_TRUE(points.release(handles[3]));
+  handles[3] = *points.emplace(3, 2.0f);  // off the free stack
+  for (int i = 0; i < 40; ++i) {
+    const Point* point = points.get(handles[static_cast<std::size_t>(i)]);
+    ASSERT_NE(point, nullptr);
+    EXPECT_EQ(point->a, i);
+    EXPECT_EQ(point->b, 2.0f);
+  }
+  const PoolPtr<Point> owned = points.acquire(1, 2.0f);
+  const Point* acquired = owned.get();
+  ASSERT_NE(acquired, nullptr);
+  EXPECT_EQ(acquired->a, 1);
+  EXPECT_EQ(acquired->b, 2.0f);
+
+  VectorPool<Named> named(small_policy(GetParam(), 2));
+  std::vector<PoolHandle> named_handles;
+  for (int i = 0; i < 10; ++i) named_handles.push_back(*named.emplace("node", i));
+  for (int i = 0; i < 10; ++i) {
+    const Named* node = named.get(named_handles[static_cast<std::size_t>(i)]);
+    ASSERT_NE(node, nullptr);
+    EXPECT_EQ(node->name, "node");
+    EXPECT_EQ(node->n, i);
+  }
+  EXPECT_TRUE(named.validate());
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModes, VectorPoolModes, ::testing::ValuesIn(kAllModes), mode_name);

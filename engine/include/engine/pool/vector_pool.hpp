@@ -63,6 +63,7 @@
 // Not thread-safe: one pool per thread, or external locking.
 #include <engine/pool/assert.hpp>
 #include <engine/pool/detail/bit_ops.hpp>
+#include <engine/pool/detail/construct.hpp>
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/packed_store.hpp>
@@ -124,9 +125,11 @@ class VectorPool {
 
   // --- Creating and destroying objects -----------------------------------------------
   template <class... Args>
-  std::optional<PoolHandle> emplace(Args&&... args);  // T(args...) in place; nullopt (pool unchanged) at max_capacity,
-                                                      // on bad_alloc, or if a contiguous growth would relocate inside
-                                                      // for_each; a throwing T ctor propagates, pool unchanged
+  std::optional<PoolHandle> emplace(Args&&... args);  // T(args...) in place (T{args...} if T has no such
+                                                      // constructor: aggregates); nullopt (pool unchanged) at
+                                                      // max_capacity, on bad_alloc, or if a contiguous growth would
+                                                      // relocate inside for_each; a throwing T ctor propagates, pool
+                                                      // unchanged
   template <class... Args>
   PoolPtr<T> acquire(Args&&... args);              // emplace() wrapped in RAII; empty PoolPtr at cap
   bool release(PoolHandle handle) noexcept;        // destroys now; false: null, stale, foreign, double, or inside
@@ -499,20 +502,20 @@ class VectorPool {
 
 // ===== Emplace / release =================================================================
 
-// Builds T(args...) at `where` as a constructor the pool runs (CallbackScope: see
-// "Reentrancy"). If it throws, roll_back() undoes the caller's claim, still inside that scope,
-// and the exception goes on. Every emplace path builds through it; they differ only in what
-// they undo.
+// Builds T(args...) at `where` (T{args...} for an aggregate: detail/construct.hpp) as a
+// constructor the pool runs (CallbackScope: see "Reentrancy"). If it throws, roll_back() undoes
+// the caller's claim, still inside that scope, and the exception goes on. Every emplace path
+// builds through it; they differ only in what they undo.
 template <class T>
 template <class RollBack, class... Args>
 ENGINE_POOL_HOT void VectorPool<T>::build_object(void* where, RollBack&& roll_back, Args&&... args) {
   CallbackScope scope(*this);
-  if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
+  if constexpr (detail::is_nothrow_emplace_constructible<T, Args&&...>()) {
     static_cast<void>(roll_back);
-    ::new (where) T(std::forward<Args>(args)...);
+    detail::emplace_construct<T>(where, std::forward<Args>(args)...);
   } else {
     try {
-      ::new (where) T(std::forward<Args>(args)...);
+      detail::emplace_construct<T>(where, std::forward<Args>(args)...);
     } catch (...) {
       roll_back();
       throw;
