@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -436,6 +437,40 @@ TEST_P(VectorPoolModes, AggregatesWithoutAConstructorAreBuiltWithBraces) {
     EXPECT_EQ(node->n, i);
   }
   EXPECT_TRUE(named.validate());
+}
+
+// A range-for's iterator converts to the const one, as every standard container's does, and
+// the two compare: `const_iterator it = pool.begin()` and `it != pool.end()` both compile.
+using MutableIt = VectorPool<Tracked>::iterator;
+using ConstIt = VectorPool<Tracked>::const_iterator;
+static_assert(std::is_convertible_v<MutableIt, ConstIt>);
+static_assert(!std::is_convertible_v<ConstIt, MutableIt>, "a const_iterator must not give write access");
+static_assert(std::is_nothrow_constructible_v<ConstIt, const MutableIt&>);
+
+TEST_P(VectorPoolModes, IteratorConvertsToConstIteratorAndComparesWithIt) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  for (int i = 0; i < 20; ++i) pool.emplace(i);
+  pool.release(pool.handle_at(5));
+  int sum = 0, visited = 0;
+  for (ConstIt it = pool.begin(); it != pool.end(); ++it) {  // converted from iterator, compared with iterator
+    sum += it->value();
+    ++visited;
+  }
+  EXPECT_EQ(visited, 19);
+  EXPECT_EQ(sum, 190 - 5);
+  const MutableIt first = pool.begin();
+  const ConstIt converted = first;
+  EXPECT_TRUE(converted == first);
+  EXPECT_TRUE(first == converted);
+  EXPECT_FALSE(converted != pool.cbegin());
+  EXPECT_EQ(&*converted, &*first);
+  EXPECT_EQ(converted.handle(), first.handle());
+  EXPECT_TRUE(pool.cend() == pool.end());
+  EXPECT_TRUE(pool.end() == pool.cend());
+  ConstIt assigned;
+  assigned = std::next(pool.begin());
+  EXPECT_TRUE(assigned == std::next(pool.cbegin()));
+  EXPECT_TRUE(assigned != first);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModes, VectorPoolModes, ::testing::ValuesIn(kAllModes), mode_name);
