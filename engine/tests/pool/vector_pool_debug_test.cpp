@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "support/pool_test_support.hpp"
 
@@ -112,6 +113,63 @@ TEST_P(DebugChecks, ReleasedSlotsHoldThePoisonPattern) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModes, DebugChecks, ::testing::ValuesIn(kAllModes), mode_name);
+
+// Issue 27, item 6: objects that own another object of their pool (a PoolPtr member) and
+// release it when they die, run by the pool's own multi-object operations.
+struct Owner {
+  explicit Owner(int value) : tracked(value) {}
+  Owner(Owner&&) noexcept = default;
+  Owner& operator=(Owner&&) = delete;
+  Tracked tracked;
+  PoolPtr<Owner> owned;
+};
+
+class OwnersUnderValidation : public LifetimeChecked<DebugChecks> {
+ protected:
+  void SetUp() override {
+    DebugChecks::SetUp();
+    LifetimeChecked::SetUp();
+  }
+  // 10 owners (values 0..9), each owning a leaf (100..109), and 5 bystanders (200..204):
+  // the owners take the highest slots, so clear() meets most leaves before their owners.
+  static std::vector<PoolHandle> populate(VectorPool<Owner>& pool) {
+    std::vector<PoolHandle> leaves, owners;
+    for (int i = 0; i < 10; ++i) leaves.push_back(*pool.emplace(100 + i));
+    for (int i = 0; i < 5; ++i) pool.emplace(200 + i);
+    for (int i = 0; i < 10; ++i) {
+      owners.push_back(*pool.emplace(i));
+      pool.get(owners.back())->owned = PoolPtr<Owner>(pool, leaves[static_cast<std::size_t>(i)]);
+    }
+    return owners;
+  }
+};
+
+// Trap 1: clear() and ~VectorPool let an owner release what the teardown destroyed first (see
+// the PoolPtrTree tests); a handle released before the teardown is still a bug, and still found.
+TEST_P(OwnersUnderValidation, ClearAndThePoolDestructorPassTheSelfCheck) {
+  {
+    VectorPool<Owner> pool(policy(GetParam(), 32));
+    populate(pool);
+    pool.clear();
+    EXPECT_EQ(pool.size(), 0u);
+    EXPECT_EQ(Lifetimes::live(), 0);
+    populate(pool);
+  }
+  EXPECT_EQ(Lifetimes::live(), 0);
+}
+
+TEST_P(OwnersUnderValidation, ClearStillCatchesAnOwnerWhoseObjectWasReleasedBehindItsBack) {
+  VectorPool<Owner> pool(policy(GetParam(), 32));
+  const std::vector<PoolHandle> owners = populate(pool);
+  EXPECT_DEATH(
+      {
+        pool.release(pool.get(owners[3])->owned.handle());  // behind the PoolPtr's back
+        pool.clear();
+      },
+      "release\\(\\) of a stale, foreign or already released handle");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllModes, OwnersUnderValidation, ::testing::ValuesIn(kAllModes), mode_name);
 
 TEST(DebugChecksContiguous, RelocatingEmplaceInsideForEachAborts) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");

@@ -156,6 +156,10 @@ class VectorPool {
   // - clear() and ~VectorPool re-read the occupancy after each destructor: an object released
   //   by another's destructor dies once, and objects emplaced by destructors die too (so a
   //   destructor that always emplaces a replacement makes clear() run forever).
+  // - They go in slot order (packed: from the back), so an owner may die after an object it
+  //   owns (a tree of PoolPtr members): its release() of what this clear()/~VectorPool already
+  //   destroyed returns false quietly (no debug assert, no failed_releases), as does
+  //   release_later(). A handle stale for any other reason is still refused loudly.
   // - Inside T's constructor or destructor: get(), contains(), emplace(), release(),
   //   release_later() and flush_releases() work; emplace() that needs relocating growth
   //   returns nullopt (the object being built or destroyed would move); clear(), erase_if(),
@@ -401,6 +405,18 @@ class VectorPool {
     return generation(handle.index) == handle.generation;              // stale or foreign
   }
 
+  // A teardown (clear(), ~VectorPool) kills an object by stepping its slot's generation by 3,
+  // where a release steps it by 1 (both leave it even: free), and first steps every slot already
+  // free by 4. So while it runs, "dead at exactly handle + 3" means "destroyed by this
+  // teardown": an owner's release of it is the legal tree-of-PoolPtr pattern, not a bug (see
+  // "Reentrancy"). A handle released before the teardown or during it (+1, +5, ...) is not.
+  static constexpr std::uint32_t teardown_kill_step = 3;
+  static constexpr std::uint32_t teardown_free_step = 4;
+  bool destroyed_by_this_teardown(PoolHandle handle) const noexcept {
+    return tearing_down_ && detail::is_live_generation(handle.generation) && handle.index < state_.used &&
+           generation(handle.index) == handle.generation + teardown_kill_step;
+  }
+
   template <class RollBack, class... Args>
   void build_object(void* where, RollBack&& roll_back, Args&&... args);
   template <class... Args>
@@ -497,6 +513,7 @@ class VectorPool {
   std::uint32_t building_ = 0;           // packed: constructors in flight (their objects sit in store_, unfinished)
   mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
   std::uint32_t callbacks_ = 0;          // depth of T constructors/destructors the pool is running (see CallbackScope)
+  bool tearing_down_ = false;            // clear() or ~VectorPool is destroying every object (destroy_live_objects)
   GrowthListener listener_;
 };
 
@@ -697,6 +714,7 @@ ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
   }
   if (refuse_release_while_building()) return false;
   if (!is_live(handle)) {
+    if (destroyed_by_this_teardown(handle)) return false;  // an owner outlived what it owns: nothing to do
     ++state_.counters.failed_releases;
     ENGINE_POOL_ASSERT(handle.is_null(), "release() of a stale, foreign or already released handle");
     return false;

@@ -20,6 +20,7 @@ namespace engine {
 template <class T>
 ENGINE_POOL_ENTRY void VectorPool<T>::release_later(PoolHandle handle) noexcept {
   if (!is_live(handle)) {
+    if (destroyed_by_this_teardown(handle)) return;  // as in release(): the teardown got there first
     ENGINE_POOL_ASSERT(false, "release_later() of a null, stale, foreign or already released handle");
     ++state_.counters.failed_releases;  // as a flush would have counted it
     return;
