@@ -14,7 +14,9 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -255,6 +257,33 @@ TEST(ConcurrentPool, AnyTypeWorks) {
   const NoDefault* nd = no_default.get(*n);
   ASSERT_NE(nd, nullptr);
   EXPECT_EQ(nd->sum, 5);
+}
+
+// Aggregates with no constructor are built with braces, T{args...}, as VectorPool builds them.
+TEST(ConcurrentPool, AggregatesWithoutAConstructorAreBuiltWithBraces) {
+  struct Point {
+    int a;
+    float b;
+  };
+  struct Named {  // may throw: the emplace path that hands the slot back
+    std::string name;
+    int n;
+  };
+  static_assert(!std::is_constructible_v<Point, int, float>);
+  ConcurrentPool<Point> points(config(64, 0, 4096));
+  ConcurrentPool<Named> named(config(64, 0, 4096));
+  const auto p = points.emplace(1, 2.0f);
+  ASSERT_TRUE(p);
+  const Point* point = points.get(*p);
+  ASSERT_NE(point, nullptr);
+  EXPECT_EQ(point->a, 1);
+  EXPECT_EQ(point->b, 2.0f);
+  const auto n = named.emplace("node", 3);
+  ASSERT_TRUE(n);
+  const Named* node = named.get(*n);
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->name, "node");
+  EXPECT_EQ(node->n, 3);
 }
 
 TEST(ConcurrentPool, ThrowingConstructorLeavesThePoolAsItWas) {

@@ -97,5 +97,42 @@ TEST_F(PoolPtrTest, EmptyWhenThePoolIsAtItsCap) {
   EXPECT_EQ(Lifetimes::live(), 2);  // the refused object was never constructed
 }
 
+// A PoolPtr may live inside an object of its own pool (a tree). In a packed pool, the release it
+// makes moves the last object into the hole, and that can be the PoolPtr's own holder. reset()
+// and move assignment therefore empty (or refill) the PoolPtr before they release, as
+// std::unique_ptr::reset does: the holder's moved copy owns the right object, and nothing is
+// written to the place it moved from.
+struct Holder {
+  explicit Holder(int value) : tracked(value) {}
+  Tracked tracked;
+  PoolPtr<Holder> link;
+};
+
+TEST_F(PoolPtrTest, ResetAndAssignmentWhoseReleaseMovesTheirOwnHolder) {
+  {
+    VectorPool<Holder> pool(policy(StorageMode::packed, 8));
+    const PoolHandle target = *pool.emplace(1);  // dense position 0
+    const PoolHandle holder = *pool.emplace(2);  // 1, the last: it fills target's hole
+    pool.get(holder)->link = PoolPtr<Holder>(pool, target);
+    pool.get(holder)->link.reset();
+    EXPECT_FALSE(pool.contains(target));
+    ASSERT_EQ(pool.storage_position(holder.index), 0u) << "the test needs the holder to have moved";
+    EXPECT_FALSE(pool.get(holder)->link) << "the moved holder must not own the released object";
+  }
+  {
+    VectorPool<Holder> pool(policy(StorageMode::packed, 8));
+    const PoolHandle target = *pool.emplace(1);       // 0
+    const PoolHandle replacement = *pool.emplace(2);  // 1
+    const PoolHandle holder = *pool.emplace(3);       // 2, the last
+    pool.get(holder)->link = PoolPtr<Holder>(pool, target);
+    pool.get(holder)->link = PoolPtr<Holder>(pool, replacement);  // releases target: the holder moves
+    EXPECT_FALSE(pool.contains(target));
+    ASSERT_EQ(pool.storage_position(holder.index), 0u) << "the test needs the holder to have moved";
+    EXPECT_EQ(pool.get(holder)->link.handle(), replacement) << "the moved holder owns what was assigned";
+    EXPECT_EQ(pool.stats().failed_releases, 0u);
+  }
+  EXPECT_EQ(Lifetimes::live(), 0);
+}
+
 }  // namespace
 }  // namespace pool_test

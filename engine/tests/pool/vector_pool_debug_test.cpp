@@ -3,17 +3,35 @@
 // test executable is its own program, so this does not break the ODR of the others).
 #define ENGINE_POOL_DEBUG 1
 #define ENGINE_POOL_VALIDATE 1  // and every mutation re-checks all invariants
+#include <engine/pool/active_index_list.hpp>
 #include <engine/pool/vector_pool.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "support/pool_test_support.hpp"
 
+// Breaks an invariant on purpose, to prove the self-check still sees it: an occupancy bit
+// set on a slot never handed out (no object there, no generation).
+namespace engine::detail {
+struct PoolTestAccess {
+  template <class T>
+  static void mark_unused_slot_occupied(VectorPool<T>& pool) {
+    ASSERT_LT(pool.state_.used, pool.state_.capacity) << "the test needs a slot never handed out";
+    const auto at = pool.locate(pool.state_.capacity - 1);
+    set_bit(at.occupied, at.offset);
+  }
+};
+}  // namespace engine::detail
+
 namespace pool_test {
 namespace {
+
+using engine::ActiveIndexList;
+using engine::detail::PoolTestAccess;
 
 static_assert(ENGINE_POOL_DEBUG == 1);
 
@@ -112,6 +130,127 @@ TEST_P(DebugChecks, ReleasedSlotsHoldThePoisonPattern) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModes, DebugChecks, ::testing::ValuesIn(kAllModes), mode_name);
+
+// Issue 27, item 6: objects that own another object of their pool (a PoolPtr member) and
+// release it when they die, run by the pool's own multi-object operations.
+struct Owner {
+  explicit Owner(int value) : tracked(value) {}
+  Owner(Owner&&) noexcept = default;
+  Owner& operator=(Owner&&) = delete;
+  ~Owner() {
+    if (on_destroy != nullptr && owned) on_destroy();
+  }  // then `owned` releases its object
+  Tracked tracked;
+  PoolPtr<Owner> owned;
+  static inline void (*on_destroy)() = nullptr;  // a hook for the corruption test below
+};
+
+class OwnersUnderValidation : public LifetimeChecked<DebugChecks> {
+ protected:
+  void SetUp() override {
+    DebugChecks::SetUp();
+    LifetimeChecked::SetUp();
+    Owner::on_destroy = nullptr;
+  }
+  // 10 owners (values 0..9), each owning a leaf (100..109), and 5 bystanders (200..204):
+  // the owners take the highest slots, so the leaves they release are not on erase_if's list,
+  // and clear() meets most leaves before their owners.
+  static std::vector<PoolHandle> populate(VectorPool<Owner>& pool) {
+    std::vector<PoolHandle> leaves, owners;
+    for (int i = 0; i < 10; ++i) leaves.push_back(*pool.emplace(100 + i));
+    for (int i = 0; i < 5; ++i) pool.emplace(200 + i);
+    for (int i = 0; i < 10; ++i) {
+      owners.push_back(*pool.emplace(i));
+      pool.get(owners.back())->owned = PoolPtr<Owner>(pool, leaves[static_cast<std::size_t>(i)]);
+    }
+    return owners;
+  }
+  static bool is_owner(const Owner& o) { return o.tracked.value() < 10; }
+};
+
+// Trap 1: clear() and ~VectorPool let an owner release what the teardown destroyed first (see
+// the PoolPtrTree tests); a handle released before the teardown is still a bug, and still found.
+TEST_P(OwnersUnderValidation, ClearAndThePoolDestructorPassTheSelfCheck) {
+  {
+    VectorPool<Owner> pool(policy(GetParam(), 32));
+    populate(pool);
+    pool.clear();
+    EXPECT_EQ(pool.size(), 0u);
+    EXPECT_EQ(Lifetimes::live(), 0);
+    populate(pool);
+  }
+  EXPECT_EQ(Lifetimes::live(), 0);
+}
+
+TEST_P(OwnersUnderValidation, ClearStillCatchesAnOwnerWhoseObjectWasReleasedBehindItsBack) {
+  VectorPool<Owner> pool(policy(GetParam(), 32));
+  const std::vector<PoolHandle> owners = populate(pool);
+  EXPECT_DEATH(
+      {
+        pool.release(pool.get(owners[3])->owned.handle());  // behind the PoolPtr's back
+        pool.clear();
+      },
+      "release\\(\\) of a stale, foreign or already released handle");
+}
+
+// Trap 2: the self-check used to run inside the nested release(), while the outer operation
+// (erase_if here; flush_releases and an index list's phase two are checked beside it) was half-way
+// through its own victims, and abort with "pool invariants broken after release". It now runs
+// when the outermost operation completes.
+TEST_P(OwnersUnderValidation, EraseIfVictimsThatReleaseOtherObjectsPassTheSelfCheck) {
+  VectorPool<Owner> pool(policy(GetParam(), 32));
+  populate(pool);
+  EXPECT_EQ(pool.erase_if(is_owner), 10u);
+  EXPECT_EQ(pool.size(), 5u) << "the owners and the leaves they released";
+  EXPECT_EQ(pool.stats().failed_releases, 0u);
+  EXPECT_TRUE(pool.validate());
+}
+
+TEST_P(OwnersUnderValidation, FlushedVictimsThatReleaseOtherObjectsPassTheSelfCheck) {
+  VectorPool<Owner> pool(policy(GetParam(), 32));
+  for (const PoolHandle owner : populate(pool)) pool.release_later(owner);
+  EXPECT_EQ(pool.flush_releases(), 10u);
+  EXPECT_EQ(pool.size(), 5u);
+  EXPECT_TRUE(pool.validate());
+}
+
+TEST_P(OwnersUnderValidation, AnIndexListsPhaseTwoVictimsThatReleaseOtherObjectsPassTheSelfCheck) {
+  VectorPool<Owner> pool(policy(GetParam(), 32));
+  populate(pool);
+  ActiveIndexList list;
+  list.rebuild(pool);
+  EXPECT_EQ(list.update(pool, [](Owner& o) { return !is_owner(o); }), 10u);  // releases through release()
+  EXPECT_EQ(pool.size(), 5u);
+  EXPECT_TRUE(pool.validate());
+}
+
+// The self-check still fires: right after the call that found the pool broken, and, for a
+// corruption made inside a destructor, when the outermost call (here erase_if) completes.
+TEST_P(OwnersUnderValidation, TheSelfCheckStillCatchesABrokenInvariant) {
+  VectorPool<Owner> pool(policy(GetParam(), 64));
+  pool.emplace(1);
+  EXPECT_DEATH(
+      {
+        PoolTestAccess::mark_unused_slot_occupied(pool);
+        pool.emplace(2);
+      },
+      "pool invariants broken after emplace");
+}
+
+TEST_P(OwnersUnderValidation, TheSelfCheckCatchesACorruptionMadeInsideACallbackWhenTheOuterCallEnds) {
+  static VectorPool<Owner>* corrupted = nullptr;
+  VectorPool<Owner> pool(policy(GetParam(), 64));
+  corrupted = &pool;
+  populate(pool);
+  EXPECT_DEATH(
+      {
+        Owner::on_destroy = [] { PoolTestAccess::mark_unused_slot_occupied(*corrupted); };
+        pool.erase_if(is_owner);
+      },
+      "pool invariants broken after erase_if");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllModes, OwnersUnderValidation, ::testing::ValuesIn(kAllModes), mode_name);
 
 TEST(DebugChecksContiguous, RelocatingEmplaceInsideForEachAborts) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");

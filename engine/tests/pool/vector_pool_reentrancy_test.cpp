@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -96,6 +97,137 @@ TEST_P(Reentrancy, PoolDestructorWithDestructorsReleasingOtherLiveObjectsDestroy
     EXPECT_EQ(Lifetimes::live(), 0);
     EXPECT_EQ(Lifetimes::bad_destructions, 0);
   }
+}
+
+// Issue 27, item 6, trap 1: a tree whose nodes own their children through PoolPtr, with no
+// contains() guard, as a game would write it. clear() and ~VectorPool destroy in slot order
+// (packed: from the back), so a child often dies before its owner; the owner's PoolPtr then
+// releases a handle the teardown already destroyed. Legal by the contract (each object dies
+// once); debug builds used to abort on it with "release() of a stale ... handle".
+struct OwningNode {
+  explicit OwningNode(int value) : tracked(value) { ++built; }
+  OwningNode(OwningNode&& other) noexcept
+      : tracked(std::move(other.tracked)), left(std::move(other.left)), right(std::move(other.right)) {
+    other.moved_from = true;  // relocation destroys the shell; it owns nothing now
+  }
+  OwningNode& operator=(OwningNode&&) = delete;
+  ~OwningNode() {  // `left` and `right` release their nodes after this body
+    if (!moved_from) ++ended;
+  }
+  Tracked tracked;
+  PoolPtr<OwningNode> left;
+  PoolPtr<OwningNode> right;
+  bool moved_from = false;
+  static inline int built = 0;  // value constructions and final destructions: each node ends once
+  static inline int ended = 0;
+};
+
+// `count` nodes, node k in the slot `shape` gives it. Chains: node k owns node k + 1, the root
+// in the lowest or the highest slot. Binary: node k owns 2k + 1 and 2k + 2, in shuffled slots,
+// so owners sit both below and above what they own.
+enum class TreeShape { chain_root_first, chain_root_last, binary_shuffled };
+
+std::vector<PoolHandle> build_owning_tree(VectorPool<OwningNode>& pool, int count, TreeShape shape) {
+  std::vector<int> slot_order(static_cast<std::size_t>(count));  // emplace order: node slot_order[j] gets slot j
+  for (int k = 0; k < count; ++k) slot_order[static_cast<std::size_t>(k)] = k;
+  if (shape == TreeShape::chain_root_last) std::reverse(slot_order.begin(), slot_order.end());
+  if (shape == TreeShape::binary_shuffled) std::shuffle(slot_order.begin(), slot_order.end(), std::mt19937(27));
+  std::vector<PoolHandle> node(static_cast<std::size_t>(count));
+  for (const int k : slot_order) node[static_cast<std::size_t>(k)] = *pool.emplace(k);
+  for (int k = 1; k < count; ++k) {
+    const bool binary = shape == TreeShape::binary_shuffled;
+    OwningNode& owner = *pool.get(node[static_cast<std::size_t>(binary ? (k - 1) / 2 : k - 1)]);
+    PoolPtr<OwningNode>& link = binary && k % 2 == 0 ? owner.right : owner.left;
+    link = PoolPtr<OwningNode>(pool, node[static_cast<std::size_t>(k)]);
+  }
+  return node;
+}
+
+class PoolPtrTree : public Reentrancy {
+ protected:
+  void SetUp() override {
+    Reentrancy::SetUp();
+    OwningNode::built = OwningNode::ended = 0;
+  }
+  void TearDown() override {
+    EXPECT_EQ(OwningNode::ended, OwningNode::built) << "every node's destructor runs exactly once";
+    Reentrancy::TearDown();
+  }
+  static constexpr TreeShape kShapes[] = {TreeShape::chain_root_first, TreeShape::chain_root_last,
+                                          TreeShape::binary_shuffled};
+};
+
+TEST_P(PoolPtrTree, ClearDestroysEveryNodeOnceWhateverTheSlotOrder) {
+  for (const TreeShape shape : kShapes) {
+    VectorPool<OwningNode> pool(policy(GetParam(), 16));
+    build_owning_tree(pool, 100, shape);
+    ASSERT_EQ(OwningNode::built - OwningNode::ended, 100);
+    pool.clear();
+    EXPECT_EQ(OwningNode::built - OwningNode::ended, 0);
+    EXPECT_EQ(pool.size(), 0u);
+    EXPECT_EQ(pool.stats().releases, pool.stats().emplaces);
+    EXPECT_EQ(pool.stats().failed_releases, 0u) << "an owner releasing what clear() destroyed is no failure";
+    EXPECT_TRUE(pool.validate());
+    build_owning_tree(pool, 10, shape);  // still usable, and clears again
+    pool.clear();
+    EXPECT_EQ(pool.size(), 0u);
+  }
+}
+
+TEST_P(PoolPtrTree, PoolDestructorDestroysEveryNodeOnceWhateverTheSlotOrder) {
+  for (const TreeShape shape : kShapes) {
+    {
+      VectorPool<OwningNode> pool(policy(GetParam(), 16));
+      build_owning_tree(pool, 100, shape);
+    }
+    EXPECT_EQ(OwningNode::built - OwningNode::ended, 0);
+  }
+}
+
+// Resetting a PoolPtr in the middle of a chain releases that subtree at once, and a clear()
+// afterwards takes the rest: the teardown's tolerance does not change what a release does.
+TEST_P(PoolPtrTree, ResettingALinkReleasesItsSubtreeThenClearTakesTheRest) {
+  VectorPool<OwningNode> pool(policy(GetParam(), 16));
+  const std::vector<PoolHandle> node = build_owning_tree(pool, 20, TreeShape::chain_root_last);
+  pool.get(node[9])->left.reset();  // 10..19
+  EXPECT_EQ(pool.size(), 10u);
+  EXPECT_FALSE(pool.contains(node[10]));
+  pool.clear();
+  EXPECT_EQ(pool.size(), 0u);
+  EXPECT_EQ(pool.stats().failed_releases, 0u);
+}
+
+// The same tolerance for release_later(): a destructor that queues what it owns, run by a
+// teardown that already destroyed it, is quiet too (and nothing is counted as failed).
+struct QueueingNode {
+  explicit QueueingNode(int value) : tracked(value) {}
+  QueueingNode(QueueingNode&& other) noexcept
+      : tracked(std::move(other.tracked)), child(std::exchange(other.child, PoolHandle{})) {}
+  QueueingNode& operator=(QueueingNode&&) = delete;
+  ~QueueingNode() {
+    if (!child.is_null()) pool->release_later(child);
+  }
+  Tracked tracked;
+  PoolHandle child;
+  static inline VectorPool<QueueingNode>* pool = nullptr;
+};
+
+TEST_P(PoolPtrTree, DestructorsQueueingWhatTheTeardownDestroyedAreQuietToo) {
+  for (const bool destructor : {false, true}) {
+    VectorPool<QueueingNode> pool(policy(GetParam(), 16));
+    QueueingNode::pool = &pool;
+    std::vector<PoolHandle> node;
+    for (int i = 0; i < 50; ++i) node.push_back(*pool.emplace(i));
+    // Nodes 10..49: each owns the one in the slot below. Nodes 0..9: each owns the one above.
+    for (std::size_t i = 11; i < node.size(); ++i) pool.get(node[i])->child = node[i - 1];
+    for (std::size_t i = 1; i < 10; ++i) pool.get(node[i - 1])->child = node[i];
+    if (destructor) continue;  // ~VectorPool
+    pool.clear();
+    EXPECT_EQ(pool.size(), 0u);
+    EXPECT_EQ(pool.stats().failed_releases, 0u);
+    EXPECT_EQ(pool.flush_releases(), 0u) << "clear() drops the queue";
+  }
+  EXPECT_EQ(Lifetimes::live(), 0);
 }
 
 // Bug 5: release(), flush_releases(), erase_if() and clear() mark the object dead first.
@@ -347,6 +479,7 @@ TEST(ReentrancyStable, ShrinkToFitInsideARangeForIsCaught) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModes, Reentrancy, ::testing::ValuesIn(kAllModes), mode_name);
+INSTANTIATE_TEST_SUITE_P(AllModes, PoolPtrTree, ::testing::ValuesIn(kAllModes), mode_name);
 INSTANTIATE_TEST_SUITE_P(AllModes, ReentrantConstructor, ::testing::ValuesIn(kAllModes), mode_name);
 INSTANTIATE_TEST_SUITE_P(AllModes, ReentrantDestructor, ::testing::ValuesIn(kAllModes), mode_name);
 

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "support/pool_test_support.hpp"
@@ -391,6 +393,84 @@ TEST_P(VectorPoolModes, ZeroInitialCapacityGrowsOnFirstEmplace) {
   const PoolHandle h = *pool.emplace(1);
   EXPECT_EQ(pool.get(h)->value(), 1);
   EXPECT_GE(pool.capacity(), 1u);
+}
+
+// Aggregates with no constructor (issue 27, item 6): emplace(args...) builds T{args...} when
+// T(args...) does not compile, as EnTT does, on every path that builds an object: a slot off
+// the free stack, a bumped slot, a stable page's growth, a relocating growth, and acquire().
+struct Point {  // trivial: the noexcept path
+  int a;
+  float b;
+};
+struct Named {  // its std::string may throw: the path that rolls back a claim
+  std::string name;
+  int n;
+};
+static_assert(!std::is_constructible_v<Point, int, float>, "the test needs a C++17 aggregate");
+static_assert(!std::is_constructible_v<Named, const char*, int>, "the test needs a C++17 aggregate");
+
+TEST_P(VectorPoolModes, AggregatesWithoutAConstructorAreBuiltWithBraces) {
+  VectorPool<Point> points(small_policy(GetParam(), 2));
+  std::vector<PoolHandle> handles;
+  for (int i = 0; i < 40; ++i) handles.push_back(*points.emplace(i, 2.0f));  // bump, then growth
+  ASSERT_TRUE(points.release(handles[3]));
+  handles[3] = *points.emplace(3, 2.0f);  // off the free stack
+  for (int i = 0; i < 40; ++i) {
+    const Point* point = points.get(handles[static_cast<std::size_t>(i)]);
+    ASSERT_NE(point, nullptr);
+    EXPECT_EQ(point->a, i);
+    EXPECT_EQ(point->b, 2.0f);
+  }
+  const PoolPtr<Point> owned = points.acquire(1, 2.0f);
+  const Point* acquired = owned.get();
+  ASSERT_NE(acquired, nullptr);
+  EXPECT_EQ(acquired->a, 1);
+  EXPECT_EQ(acquired->b, 2.0f);
+
+  VectorPool<Named> named(small_policy(GetParam(), 2));
+  std::vector<PoolHandle> named_handles;
+  for (int i = 0; i < 10; ++i) named_handles.push_back(*named.emplace("node", i));
+  for (int i = 0; i < 10; ++i) {
+    const Named* node = named.get(named_handles[static_cast<std::size_t>(i)]);
+    ASSERT_NE(node, nullptr);
+    EXPECT_EQ(node->name, "node");
+    EXPECT_EQ(node->n, i);
+  }
+  EXPECT_TRUE(named.validate());
+}
+
+// A range-for's iterator converts to the const one, as every standard container's does, and
+// the two compare: `const_iterator it = pool.begin()` and `it != pool.end()` both compile.
+using MutableIt = VectorPool<Tracked>::iterator;
+using ConstIt = VectorPool<Tracked>::const_iterator;
+static_assert(std::is_convertible_v<MutableIt, ConstIt>);
+static_assert(!std::is_convertible_v<ConstIt, MutableIt>, "a const_iterator must not give write access");
+static_assert(std::is_nothrow_constructible_v<ConstIt, const MutableIt&>);
+
+TEST_P(VectorPoolModes, IteratorConvertsToConstIteratorAndComparesWithIt) {
+  VectorPool<Tracked> pool(small_policy(GetParam()));
+  for (int i = 0; i < 20; ++i) pool.emplace(i);
+  pool.release(pool.handle_at(5));
+  int sum = 0, visited = 0;
+  for (ConstIt it = pool.begin(); it != pool.end(); ++it) {  // converted from iterator, compared with iterator
+    sum += it->value();
+    ++visited;
+  }
+  EXPECT_EQ(visited, 19);
+  EXPECT_EQ(sum, 190 - 5);
+  const MutableIt first = pool.begin();
+  const ConstIt converted = first;
+  EXPECT_TRUE(converted == first);
+  EXPECT_TRUE(first == converted);
+  EXPECT_FALSE(converted != pool.cbegin());
+  EXPECT_EQ(&*converted, &*first);
+  EXPECT_EQ(converted.handle(), first.handle());
+  EXPECT_TRUE(pool.cend() == pool.end());
+  EXPECT_TRUE(pool.end() == pool.cend());
+  ConstIt assigned;
+  assigned = std::next(pool.begin());
+  EXPECT_TRUE(assigned == std::next(pool.cbegin()));
+  EXPECT_TRUE(assigned != first);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModes, VectorPoolModes, ::testing::ValuesIn(kAllModes), mode_name);

@@ -3,7 +3,9 @@
 //
 //   ENGINE_POOL_DEBUG     1: ENGINE_POOL_ASSERT is live (default unless NDEBUG); 0: compiled out.
 //   ENGINE_POOL_VALIDATE  1: the pool re-checks all its invariants after every mutation
-//                         (O(capacity) each time, so off by default, for hunting bugs).
+//                         (O(capacity) each time, so off by default, for hunting bugs); a call
+//                         made from inside T's constructor or destructor is checked when the
+//                         outermost call completes (mid-operation the pool is not consistent).
 //
 // Public calls assert in debug and still fail safely in release: every check below has a
 // refusal path (false / nullptr / nullopt plus a PoolStats counter) behind it.

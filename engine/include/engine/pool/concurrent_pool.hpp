@@ -36,6 +36,7 @@
 // moved nor copied: objects never move.
 #include <engine/pool/assert.hpp>
 #include <engine/pool/detail/concurrent_free_stack.hpp>
+#include <engine/pool/detail/construct.hpp>
 #include <engine/pool/detail/concurrent_generation.hpp>
 #include <engine/pool/detail/concurrent_thread_cache.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
@@ -90,7 +91,8 @@ class ConcurrentPool {
   ConcurrentPool& operator=(const ConcurrentPool&) = delete;  // neither copyable nor movable
 
   template <class... Args>
-  std::optional<PoolHandle> emplace(Args&&... args);  // nullopt: at max_capacity or out of memory
+  std::optional<PoolHandle> emplace(Args&&... args);  // T(args...), else T{args...} (aggregates); nullopt: at
+                                                      // max_capacity or out of memory
   bool release(PoolHandle h) noexcept;                // false (+ debug assert): null, foreign, stale, double
   bool try_release(PoolHandle h) noexcept;            // release() for handles other threads may release first:
                                                       // losing that race returns false without asserting
@@ -341,11 +343,11 @@ inline std::optional<PoolHandle> ConcurrentPool<T>::emplace(Args&&... args) {
   }
   const Slot s = slot_at(index);
   detail::unpoison_bytes(s.storage, sizeof(T));  // whole granules under ASan: no neighbour shares them
-  if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
-    ::new (static_cast<void*>(s.storage)) T(std::forward<Args>(args)...);
+  if constexpr (detail::is_nothrow_emplace_constructible<T, Args&&...>()) {  // T{args...} for aggregates
+    detail::emplace_construct<T>(s.storage, std::forward<Args>(args)...);
   } else {
     try {
-      ::new (static_cast<void*>(s.storage)) T(std::forward<Args>(args)...);
+      detail::emplace_construct<T>(s.storage, std::forward<Args>(args)...);
     } catch (...) {  // the slot goes back untouched: the pool is as it was (pages aside)
       detail::poison_bytes(s.storage, sizeof(T));
       give_slot(m, index);

@@ -13,6 +13,8 @@
 #include <engine/pool/assert.hpp>
 #include <engine/pool/pool_handle.hpp>
 
+#include <utility>
+
 namespace engine {
 
 template <class T>
@@ -28,13 +30,11 @@ class PoolPtr {
     other.pool_ = nullptr;
     other.handle_ = PoolHandle{};
   }
-  PoolPtr& operator=(PoolPtr&& other) noexcept {  // releases what this held
+  PoolPtr& operator=(PoolPtr&& other) noexcept {  // releases what this held, after taking other's
     if (this != &other) {
-      reset();
-      pool_ = other.pool_;
-      handle_ = other.handle_;
-      other.pool_ = nullptr;
-      other.handle_ = PoolHandle{};
+      VectorPool<T>* const old_pool = std::exchange(pool_, std::exchange(other.pool_, nullptr));
+      const PoolHandle old_handle = std::exchange(handle_, std::exchange(other.handle_, PoolHandle{}));
+      release_from(old_pool, old_handle);
     }
     return *this;
   }
@@ -55,13 +55,18 @@ class PoolPtr {
     handle_ = PoolHandle{};
     return handle;
   }
-  void reset() noexcept {  // destroys the object now; becomes empty
-    if (pool_ != nullptr && !handle_.is_null()) pool_->release(handle_);
-    pool_ = nullptr;
-    handle_ = PoolHandle{};
+  void reset() noexcept {  // destroys the object now; becomes empty first
+    VectorPool<T>* const pool = std::exchange(pool_, nullptr);
+    release_from(pool, std::exchange(handle_, PoolHandle{}));
   }
 
  private:
+  // Empty before the release, as std::unique_ptr::reset is: the release runs destructors that
+  // may move this PoolPtr (it may live inside an object of a packed pool, whose releases move
+  // the last object into the hole), so nothing of *this is touched once it starts.
+  static void release_from(VectorPool<T>* pool, PoolHandle handle) noexcept {
+    if (pool != nullptr && !handle.is_null()) pool->release(handle);
+  }
   T* checked() const noexcept {
     T* object = get();
     ENGINE_POOL_ASSERT(

@@ -63,6 +63,7 @@
 // Not thread-safe: one pool per thread, or external locking.
 #include <engine/pool/assert.hpp>
 #include <engine/pool/detail/bit_ops.hpp>
+#include <engine/pool/detail/construct.hpp>
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/packed_store.hpp>
@@ -124,9 +125,11 @@ class VectorPool {
 
   // --- Creating and destroying objects -----------------------------------------------
   template <class... Args>
-  std::optional<PoolHandle> emplace(Args&&... args);  // T(args...) in place; nullopt (pool unchanged) at max_capacity,
-                                                      // on bad_alloc, or if a contiguous growth would relocate inside
-                                                      // for_each; a throwing T ctor propagates, pool unchanged
+  std::optional<PoolHandle> emplace(Args&&... args);  // T(args...) in place (T{args...} if T has no such
+                                                      // constructor: aggregates); nullopt (pool unchanged) at
+                                                      // max_capacity, on bad_alloc, or if a contiguous growth would
+                                                      // relocate inside for_each; a throwing T ctor propagates, pool
+                                                      // unchanged
   template <class... Args>
   PoolPtr<T> acquire(Args&&... args);              // emplace() wrapped in RAII; empty PoolPtr at cap
   bool release(PoolHandle handle) noexcept;        // destroys now; false: null, stale, foreign, double, or inside
@@ -153,6 +156,10 @@ class VectorPool {
   // - clear() and ~VectorPool re-read the occupancy after each destructor: an object released
   //   by another's destructor dies once, and objects emplaced by destructors die too (so a
   //   destructor that always emplaces a replacement makes clear() run forever).
+  // - They go in slot order (packed: from the back), so an owner may die after an object it
+  //   owns (a tree of PoolPtr members): its release() of what this clear()/~VectorPool already
+  //   destroyed returns false quietly (no debug assert, no failed_releases), as does
+  //   release_later(). A handle stale for any other reason is still refused loudly.
   // - Inside T's constructor or destructor: get(), contains(), emplace(), release(),
   //   release_later() and flush_releases() work; emplace() that needs relocating growth
   //   returns nullopt (the object being built or destroyed would move); clear(), erase_if(),
@@ -166,7 +173,8 @@ class VectorPool {
   //   moved-from objects: those must not call into the pool (T's move should leave the source
   //   owning nothing, as a moved-from PoolPtr does).
   // validate() holds between calls, not inside a callback (a claimed or dying slot is neither
-  // free nor live).
+  // free nor live). So ENGINE_POOL_VALIDATE's self-check runs when the outermost call
+  // completes: a release() from inside an erase_if victim's destructor is checked by erase_if.
   //
   // T that can be neither moved nor copied (std::atomic, a mutex holder) works wherever no
   // object has to move: stable storage, and a contiguous pool that never grows while objects
@@ -388,6 +396,12 @@ class VectorPool {
     ENGINE_POOL_PREFETCH_WRITE(at.generations + at.offset);
     ENGINE_POOL_PREFETCH_WRITE(at.occupied + at.offset / detail::bits_per_word);
   }
+  // ENGINE_POOL_VALIDATE's self-check after a mutation, for the outermost call only. Inside T's
+  // constructor or destructor (callbacks_ counts how deep) an outer call is half-way through
+  // its own objects (erase_if's victims are dead but not yet counted or freed; a flush is
+  // mid-queue), and validate() would report that as broken. The outer call checks when it
+  // completes, so a corruption made inside a callback is still found, one call later.
+  bool valid_or_nested() const { return callbacks_ != 0 || validate(); }
   static T* object_at(const SlotRef& at) noexcept {
     return std::launder(reinterpret_cast<T*>(at.slots[at.offset].bytes));
   }
@@ -396,6 +410,18 @@ class VectorPool {
     if (!detail::is_live_generation(handle.generation)) return false;  // null, or forged
     if (handle.index >= state_.used) return false;                     // never handed out / trimmed
     return generation(handle.index) == handle.generation;              // stale or foreign
+  }
+
+  // A teardown (clear(), ~VectorPool) kills an object by stepping its slot's generation by 3,
+  // where a release steps it by 1 (both leave it even: free), and first steps every slot already
+  // free by 4. So while it runs, "dead at exactly handle + 3" means "destroyed by this
+  // teardown": an owner's release of it is the legal tree-of-PoolPtr pattern, not a bug (see
+  // "Reentrancy"). A handle released before the teardown or during it (+1, +5, ...) is not.
+  static constexpr std::uint32_t teardown_kill_step = 3;
+  static constexpr std::uint32_t teardown_free_step = 4;
+  bool destroyed_by_this_teardown(PoolHandle handle) const noexcept {
+    return tearing_down_ && detail::is_live_generation(handle.generation) && handle.index < state_.used &&
+           generation(handle.index) == handle.generation + teardown_kill_step;
   }
 
   template <class RollBack, class... Args>
@@ -494,25 +520,26 @@ class VectorPool {
   std::uint32_t building_ = 0;           // packed: constructors in flight (their objects sit in store_, unfinished)
   mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
   std::uint32_t callbacks_ = 0;          // depth of T constructors/destructors the pool is running (see CallbackScope)
+  bool tearing_down_ = false;            // clear() or ~VectorPool is destroying every object (destroy_live_objects)
   GrowthListener listener_;
 };
 
 // ===== Emplace / release =================================================================
 
-// Builds T(args...) at `where` as a constructor the pool runs (CallbackScope: see
-// "Reentrancy"). If it throws, roll_back() undoes the caller's claim, still inside that scope,
-// and the exception goes on. Every emplace path builds through it; they differ only in what
-// they undo.
+// Builds T(args...) at `where` (T{args...} for an aggregate: detail/construct.hpp) as a
+// constructor the pool runs (CallbackScope: see "Reentrancy"). If it throws, roll_back() undoes
+// the caller's claim, still inside that scope, and the exception goes on. Every emplace path
+// builds through it; they differ only in what they undo.
 template <class T>
 template <class RollBack, class... Args>
 ENGINE_POOL_HOT void VectorPool<T>::build_object(void* where, RollBack&& roll_back, Args&&... args) {
   CallbackScope scope(*this);
-  if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
+  if constexpr (detail::is_nothrow_emplace_constructible<T, Args&&...>()) {
     static_cast<void>(roll_back);
-    ::new (where) T(std::forward<Args>(args)...);
+    detail::emplace_construct<T>(where, std::forward<Args>(args)...);
   } else {
     try {
-      ::new (where) T(std::forward<Args>(args)...);
+      detail::emplace_construct<T>(where, std::forward<Args>(args)...);
     } catch (...) {
       roll_back();
       throw;
@@ -564,7 +591,7 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, co
   g += 1u;  // even (free) -> odd (live)
   detail::set_bit(at.occupied, at.offset);
   ++state_.counters.emplaces;
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after emplace");
+  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after emplace");
   return detail::make_handle(index, g);
 }
 
@@ -694,12 +721,13 @@ ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
   }
   if (refuse_release_while_building()) return false;
   if (!is_live(handle)) {
+    if (destroyed_by_this_teardown(handle)) return false;  // an owner outlived what it owns: nothing to do
     ++state_.counters.failed_releases;
     ENGINE_POOL_ASSERT(handle.is_null(), "release() of a stale, foreign or already released handle");
     return false;
   }
   release_slot(handle.index);
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after release");
+  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after release");
   return true;
 }
 
@@ -789,7 +817,7 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
       stack_entry(state_.free_count++) = index;  // only now can an emplace take the slot
     }
   }
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after erase_if");
+  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after erase_if");
   return doomed;
 }
 

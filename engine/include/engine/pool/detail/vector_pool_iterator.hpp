@@ -24,6 +24,21 @@ class VectorPool<T>::basic_iterator {
   using reference = std::conditional_t<Const, const T&, T&>;
 
   basic_iterator() noexcept = default;
+  // iterator -> const_iterator, implicitly, as a standard container's converts: so
+  // `const_iterator it = pool.begin()` compiles, and the two compare (the const_iterator's
+  // operator== takes the converted one). Never the other way: that would give write access.
+  template <bool ToConst = Const, std::enable_if_t<ToConst, int> = 0>
+  basic_iterator(const basic_iterator<false>& other) noexcept
+      : pool_(other.pool_),
+        slots_(other.slots_),
+        occupied_(other.occupied_),
+        page_(other.page_),
+        word_(other.word_),
+        words_(other.words_),
+        bits_(other.bits_),
+        epoch_(other.epoch_),
+        index_(other.index_),
+        packed_(other.packed_) {}
 
   reference operator*() const noexcept { return *operator->(); }
   pointer operator->() const noexcept { return std::launder(reinterpret_cast<pointer>(slots_[slot_in_page()].bytes)); }
@@ -68,6 +83,7 @@ class VectorPool<T>::basic_iterator {
 
  private:
   friend class VectorPool;
+  friend class basic_iterator<true>;  // the converting constructor above reads an iterator's members
   explicit basic_iterator(Pool& pool) noexcept : pool_(&pool), epoch_(pool.state_.storage_epoch) {
     if (pool.state_.packed) {
       packed_ = true;

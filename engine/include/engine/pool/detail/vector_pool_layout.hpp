@@ -295,7 +295,7 @@ void VectorPool<T>::shrink_to_fit() {
     state_.used = std::min(state_.used, high);
     rebuild_free_stack();
   }
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after shrink_to_fit");
+  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after shrink_to_fit");
 }
 
 template <class T>
@@ -318,7 +318,7 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
                                  pages_.back().slot_count() < stable_page_length(pages_.size() - 1, next.page_slots);
     if (!short_last_page) {
       if (next.storage == StorageMode::stable) state_.capacity = stable_capacity();
-      ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after set_policy");
+      ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after set_policy");
       return true;
     }
   }
@@ -343,7 +343,7 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
   copy_meta_into(layout, state_.used, state_.free_count, state_.pending_count, state_.queue_ready);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after set_policy");
+  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after set_policy");
   announce(GrowthEvent{old_capacity, state_.capacity, bytes, moved, moved != 0,
                        std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
   return true;

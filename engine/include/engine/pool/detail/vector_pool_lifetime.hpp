@@ -71,8 +71,24 @@ void VectorPool<T>::reset_to_empty() noexcept {
 // runs. The occupancy word is re-read after each destructor, so an object a destructor
 // released is not destroyed again; objects destructors emplace die in another pass. Slots are
 // not pushed on the free stack: clear() resets it, the pool's destructor drops it.
+// When destructors run, the kill steps the generation by teardown_kill_step, not 1, after every
+// free slot stepped by teardown_free_step: so release() can tell an object this teardown
+// destroyed (an owner's PoolPtr releasing a child that sat in an earlier slot) from a handle
+// that went stale some other way (see destroyed_by_this_teardown). Generations after a
+// teardown only have to be even and above every issued one: clear() retires them all.
 template <class T>
 void VectorPool<T>::destroy_live_objects() noexcept {
+  struct TeardownScope {  // unset on every path out (a noexcept function: no exception ends it)
+    explicit TeardownScope(VectorPool& pool) noexcept : pool_(pool) {
+      pool_.tearing_down_ = true;
+      for (std::uint32_t depth = 0; depth < pool_.state_.free_count; ++depth)
+        pool_.generation(pool_.stack_entry(depth)) += teardown_free_step;
+    }
+    ~TeardownScope() { pool_.tearing_down_ = false; }
+    TeardownScope(const TeardownScope&) = delete;
+    TeardownScope& operator=(const TeardownScope&) = delete;
+    VectorPool& pool_;
+  };
   if (state_.packed) {  // from the back: each object leaves the array before its destructor runs
     if constexpr (std::is_trivially_destructible_v<T>) {
       for (std::uint32_t p = 0; p < store_.size(); ++p) {
@@ -84,10 +100,11 @@ void VectorPool<T>::destroy_live_objects() noexcept {
       store_.drop_all();
     } else {
       CallbackScope scope(*this);
+      TeardownScope teardown(*this);
       while (store_.size() != 0) {  // re-read: destructors may release or emplace
         const std::uint32_t index = store_.index_at(store_.size() - 1);
         const SlotRef at = locate(index);
-        at.generations[at.offset] += 1u;  // dead first
+        at.generations[at.offset] += teardown_kill_step;  // dead first
         detail::clear_bit(at.occupied, at.offset);
         ++state_.counters.releases;
         destroy_packed(index);
@@ -109,6 +126,7 @@ void VectorPool<T>::destroy_live_objects() noexcept {
     }
   } else {
     CallbackScope scope(*this);
+    TeardownScope teardown(*this);
     std::uint64_t emplaces_before = 0;
     do {
       emplaces_before = state_.counters.emplaces;
@@ -119,7 +137,7 @@ void VectorPool<T>::destroy_live_objects() noexcept {
             const std::uint64_t bits = page.occupied()[w];
             if (bits == 0) break;
             const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-            page.generations()[offset] += 1u;  // dead first
+            page.generations()[offset] += teardown_kill_step;  // dead first
             page.occupied()[w] = bits & (bits - 1);
             ++state_.counters.releases;
             destroy_dead(page.raw(offset));  // page buffers never move while destructors run
@@ -142,7 +160,7 @@ void VectorPool<T>::clear() noexcept {
   state_.pending_count = 0;
   state_.queue_indexed = false;
   forget_queue_tail();
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after clear");
+  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after clear");
 }
 
 }  // namespace engine

@@ -20,6 +20,7 @@ namespace engine {
 template <class T>
 ENGINE_POOL_ENTRY void VectorPool<T>::release_later(PoolHandle handle) noexcept {
   if (!is_live(handle)) {
+    if (destroyed_by_this_teardown(handle)) return;  // as in release(): the teardown got there first
     ENGINE_POOL_ASSERT(false, "release_later() of a null, stale, foreign or already released handle");
     ++state_.counters.failed_releases;  // as a flush would have counted it
     return;
@@ -102,31 +103,33 @@ template <class T>
 std::size_t VectorPool<T>::flush_releases() noexcept {
   if (refuse_mid_pass("flush_releases() inside for_each/erase_if; flush after the pass", true)) return 0;
   if (refuse_release_while_building()) return 0;
-  CallbackScope scope(*this);
   std::size_t released = 0;
-  const bool prefetch = state_.capacity >= prefetch_threshold;
-  for (std::uint32_t position = 0; position < state_.pending_count;) {  // a page of the queue at a time
-    const Run<detail::QueuedHandle> run = queue_run(position);
-    const std::uint32_t length = std::min(run.length, state_.pending_count - position);
-    for (std::uint32_t i = 0; i < length; ++i) {
-      if (prefetch && i + prefetch_distance < length) {
-        const std::uint32_t ahead = run.first[i + prefetch_distance].index;
-        if (ahead < state_.used) prefetch_release(ahead);
+  {  // closed before the self-check below: it runs only outside every callback scope
+    CallbackScope scope(*this);
+    const bool prefetch = state_.capacity >= prefetch_threshold;
+    for (std::uint32_t position = 0; position < state_.pending_count;) {  // a page of the queue at a time
+      const Run<detail::QueuedHandle> run = queue_run(position);
+      const std::uint32_t length = std::min(run.length, state_.pending_count - position);
+      for (std::uint32_t i = 0; i < length; ++i) {
+        if (prefetch && i + prefetch_distance < length) {
+          const std::uint32_t ahead = run.first[i + prefetch_distance].index;
+          if (ahead < state_.used) prefetch_release(ahead);
+        }
+        const detail::QueuedHandle queued = run.first[i];
+        if (is_live(PoolHandle{queued.index, queued.generation})) {  // else released directly since it was queued
+          release_slot(queued.index);
+          ++released;
+        } else {
+          ++state_.counters.failed_releases;
+        }
       }
-      const detail::QueuedHandle queued = run.first[i];
-      if (is_live(PoolHandle{queued.index, queued.generation})) {  // else released directly since it was queued
-        release_slot(queued.index);
-        ++released;
-      } else {
-        ++state_.counters.failed_releases;
-      }
+      position += length;
     }
-    position += length;
   }
   state_.pending_count = 0;
   state_.queue_indexed = false;
   forget_queue_tail();
-  ENGINE_POOL_VALIDATE_ASSERT(validate(), "pool invariants broken after flush_releases");
+  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after flush_releases");
   return released;
 }
 
