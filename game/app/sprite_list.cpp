@@ -151,8 +151,10 @@ void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
           sprite(at, 56, 56, atlas::shield, ship, engine::rgba(120, 200, 255, 200), 0, engine::BlendMode::additive));
     }
     // The crosshair marks the aim (the mouse's point, or the stick's direction) in the storm.
-    out.push_back(sprite(at + player.aim * kCrosshairDistance, 28, 28, atlas::crosshair, crosshair,
-                         engine::rgba(255, 255, 255, 230)));
+    const Vec2 aim_at = at + player.aim * kCrosshairDistance;
+    out.push_back(sprite(aim_at, 34, 34, atlas::crosshair, crosshair, kOutlineColor));  // dark under white:
+    out.push_back(sprite(aim_at, 28, 28, atlas::crosshair, crosshair, engine::rgba(255, 255, 255, 240)));  // seen on
+                                                                                                           // any storm
   }
 }
 

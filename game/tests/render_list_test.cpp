@@ -34,7 +34,7 @@ TEST(RenderList, OneSpritePerObjectOnItsLayer) {
   EXPECT_EQ(per_layer[enemy_bullet_outlines], live(PoolId::enemy_bullets));
   EXPECT_GT(per_layer[background], 0u);  // stars
   EXPECT_GE(per_layer[ship], 1u);
-  EXPECT_EQ(per_layer[crosshair], 1u);  // the ship is alive: its aim is marked
+  EXPECT_EQ(per_layer[crosshair], 2u);  // the ship is alive: its aim is marked (and outlined)
   for (const engine::Sprite& sp : sprites) {
     if (sp.layer == trail || sp.layer == particles) {
       EXPECT_EQ(sp.blend, engine::BlendMode::additive);
