@@ -45,9 +45,17 @@ void CollisionGrid::build(const std::vector<Enemy*>& enemies) {
   enemies_ = &enemies;
   std::fill(cell_start_.begin(), cell_start_.end(), 0u);
   CellRange r{};
-  // Pass 1: count entries per cell.
+  occupied_ = {{0, 0}, {-1, -1}};  // empty: contains nothing
+  bool any = false;
+  // Pass 1: count entries per cell, and the box they cover.
   for (const Enemy* e : enemies) {
     if (!solid(*e) || !cells_of(e->pos, e->radius + query_radius_, r)) continue;
+    const float reach = e->radius + query_radius_;
+    const Rect box{{e->pos.x - reach, e->pos.y - reach}, {e->pos.x + reach, e->pos.y + reach}};
+    occupied_ = any ? Rect{{std::min(occupied_.min.x, box.min.x), std::min(occupied_.min.y, box.min.y)},
+                           {std::max(occupied_.max.x, box.max.x), std::max(occupied_.max.y, box.max.y)}}
+                    : box;
+    any = true;
     for (std::int32_t y = r.y0; y <= r.y1; ++y) {
       for (std::int32_t x = r.x0; x <= r.x1; ++x) ++cell_start_[static_cast<std::size_t>(y * columns_ + x + 1)];
     }
@@ -65,20 +73,6 @@ void CollisionGrid::build(const std::vector<Enemy*>& enemies) {
       }
     }
   }
-}
-
-std::int32_t CollisionGrid::first_overlap(Vec2 center, float radius) const {
-  if (!enemies_) return -1;
-  const float fx = std::floor((center.x - area_.min.x) * inv_cell_);
-  const float fy = std::floor((center.y - area_.min.y) * inv_cell_);
-  if (fx < 0 || fy < 0 || fx >= static_cast<float>(columns_) || fy >= static_cast<float>(rows_)) return -1;
-  const auto cell = static_cast<std::size_t>(static_cast<std::int32_t>(fy) * columns_ + static_cast<std::int32_t>(fx));
-  for (std::uint32_t k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) {
-    const Enemy* e = (*enemies_)[entries_[k]];
-    const float reach = e->radius + radius;
-    if (length_squared(e->pos - center) <= reach * reach) return static_cast<std::int32_t>(entries_[k]);
-  }
-  return -1;
 }
 
 }  // namespace game

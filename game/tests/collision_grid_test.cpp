@@ -37,6 +37,26 @@ TEST(CollisionGrid, LowestSeqWinsWhereEnemiesOverlap) {
   EXPECT_EQ(grid.first_overlap({105, 100}, 3), 1);
 }
 
+TEST(CollisionGrid, AnEmptyGridAndTheEdgesOfTheOccupiedBoxAnswerExactly) {
+  // The fast paths (issue 27 item 7): no enemy, or a bullet outside the box around them all,
+  // answers -1 at once; a bullet at the very edge of an enemy's reach still hits it.
+  std::vector<Enemy> enemies = {enemy_at(1, {300, 500}, 14)};
+  std::vector<Enemy*> by_seq;
+  CollisionGrid grid(kArea, 64, 4);
+  grid.build(by_seq);
+  EXPECT_EQ(grid.entry_count(), 0u);
+  EXPECT_EQ(grid.first_overlap({300, 500}, 3), -1);
+  by_seq.push_back(&enemies[0]);
+  grid.build(by_seq);
+  EXPECT_EQ(grid.first_overlap({300 + 14 + 4, 500}, 4), 0);  // reach exactly: a hit
+  EXPECT_EQ(grid.first_overlap({300, 500 - 18}, 4), 0);
+  EXPECT_EQ(grid.first_overlap({300 + 18.01f, 500}, 4), -1);  // just past it
+  EXPECT_EQ(grid.first_overlap({300, 100}, 4), -1);           // far below the box
+  enemies[0].wave.kind = EnemyKind::charger;                  // armoured: never entered
+  grid.build(by_seq);
+  EXPECT_EQ(grid.first_overlap({300, 500}, 4), -1);
+}
+
 TEST(CollisionGrid, AgreesWithBruteForce) {
   std::vector<Enemy> enemies;
   for (std::uint64_t i = 0; i < 400; ++i) {
