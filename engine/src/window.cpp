@@ -193,16 +193,22 @@ bool size_reaches(SDL_Window* window, int want_w, int want_h, int ms) noexcept {
   }
 }
 
+// Fullscreen by hand (no window manager granted it) and back: border, place, size, then wait
+// for the X server to apply the size, so the next frame's viewport is the new one.
+void place_window(SDL_Window* window, SDL_bool bordered, const SDL_Rect& at) {
+  SDL_SetWindowBordered(window, bordered);
+  SDL_SetWindowPosition(window, at.x, at.y);
+  SDL_SetWindowSize(window, at.w, at.h);
+  size_reaches(window, at.w, at.h, 250);
+}
+
 }  // namespace
 
 void Window::set_fullscreen(bool on) noexcept {
   if (window_ == nullptr || on == fullscreen_) return;
   if (!on) {
     if (by_resize_) {
-      SDL_SetWindowBordered(window_, SDL_TRUE);
-      SDL_SetWindowSize(window_, windowed_.w, windowed_.h);
-      SDL_SetWindowPosition(window_, windowed_.x, windowed_.y);
-      size_reaches(window_, windowed_.w, windowed_.h, 250);
+      place_window(window_, SDL_TRUE, windowed_);
       by_resize_ = false;
       fullscreen_ = false;
     } else if (SDL_SetWindowFullscreen(window_, 0) == 0) {
@@ -228,10 +234,7 @@ void Window::set_fullscreen(bool on) noexcept {
     fullscreen_ = false;
   }
   if (!have_bounds) return;
-  SDL_SetWindowBordered(window_, SDL_FALSE);
-  SDL_SetWindowPosition(window_, bounds.x, bounds.y);
-  SDL_SetWindowSize(window_, bounds.w, bounds.h);
-  size_reaches(window_, bounds.w, bounds.h, 250);
+  place_window(window_, SDL_FALSE, SDL_Rect{bounds.x, bounds.y, bounds.w, bounds.h});
   by_resize_ = true;
   fullscreen_ = true;
 }
