@@ -111,10 +111,9 @@ void GameApp::render(engine::RenderContext& context) {
   // A frame with no step (paused, title screen) is still a heap frame while pooling is off.
   logged_frame_tag_ = static_cast<std::uint8_t>(frame_tag_ | frame_tag(sim_));
   logged_frame_switch_ = frame_switch_;
-  // Heap bit: the graph shades the heap spans; switch, growth and rebuild bits and the live
-  // count: the matched-load comparison (matched_load.hpp) leaves those frames out
-  // (the heap bit as before: pooling off now, as OverlayRecorder sets it).
-  stats.set_tag(static_cast<std::uint8_t>((frame_tag_ & ~kFrameTagHeap) | frame_tag(sim_)));
+  // As OverlayRecorder tags a step: the graph shades the heap spans, and the matched-load
+  // comparison (matched_load.hpp) leaves switch, growth and rebuild frames out.
+  stats.set_tag(graph_frame_tag(frame_tag_, sim_));
   stats.set_live_objects(live_objects(sim_.stats()));
   frame_allocs_ = 0;
   frame_tag_ = 0;

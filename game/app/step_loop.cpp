@@ -39,11 +39,6 @@ StepResult StepLoop::step(const Input& input) {
 
 StepResult StepLoop::timed_step(const Input& input) {
   using clock = std::chrono::steady_clock;
-  // The baseline is read per step, not kept from the last one: whatever ran between steps
-  // (a window's overlay, a script's settings) is not this step's growth.
-  const std::uint64_t growths_before = sim_.stats().growth_events;
-  const std::uint64_t rebuilds_before = sim_.stats().rebuilds;
-  const bool pooled_before = sim_.applied_settings().pooling;
   const std::uint64_t allocs_before = heap_alloc_count();
   const auto start = clock::now();
   sim_.step(input);
@@ -53,9 +48,8 @@ StepResult StepLoop::timed_step(const Input& input) {
   // Bookkeeping after the clock stopped and the allocations were counted: not measured.
   r.sim_ms = std::chrono::duration<double, std::milli>(stop - start).count();
   const SimStats& after = sim_.stats();
-  r.storage_grew = after.growth_events != growths_before;
-  r.tag =
-      step_frame_tag(pooled_before, sim_.applied_settings().pooling, r.storage_grew, after.rebuilds != rebuilds_before);
+  r.storage_grew = after.grew;
+  r.tag = step_frame_tag(after);  // the step's own stats say what it did: one rule, read here and by the recorder
   r.switched = FrameSwitch::of(after.switched, sim_.applied_settings());
   ++steps_;
   if (log_) log_->record(r.sim_ms, 0.0, r.allocations, r.tag, r.switched, live_objects(after));

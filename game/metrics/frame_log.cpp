@@ -1,5 +1,7 @@
 #include "metrics/frame_log.hpp"
 
+#include "sim/simulation.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
@@ -16,6 +18,11 @@ std::uint8_t step_frame_tag(bool pooled_before, bool pooled_after, bool grew, bo
   if (grew) tag |= kFrameTagStorageGrew;
   if (rebuilt) tag |= kFrameTagPoolRebuilt;
   return tag;
+}
+
+std::uint8_t step_frame_tag(const SimStats& after) noexcept {
+  const bool pooling_switched = (after.switched & switch_bit(SwitchKind::pooling)) != 0;
+  return step_frame_tag(pooling_switched ? !after.pooling : after.pooling, after.pooling, after.grew, after.rebuilt);
 }
 
 FrameKind frame_kind(std::uint64_t frame, std::uint64_t warmup_frames, std::uint8_t tag) noexcept {

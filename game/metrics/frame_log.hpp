@@ -21,6 +21,8 @@
 
 namespace game {
 
+struct SimStats;
+
 // engine::FrameCounters::tag as the game sets it: bit flags, so a frame that is never tagged
 // (0) reads as pooled with no growth, never as a false heap span.
 inline constexpr std::uint8_t kFrameTagHeap = 1;         // pooling was off for (some of) the frame's steps
@@ -30,6 +32,9 @@ inline constexpr std::uint8_t kFrameTagSwitched = 8;     // pooling was switched
 
 // The tag of one step, from the applied pooling before and after it and what its stores did.
 std::uint8_t step_frame_tag(bool pooled_before, bool pooled_after, bool grew, bool rebuilt) noexcept;
+// The same from the step's own SimStats (pooling, switched, grew, rebuilt): what the step loop
+// and the overlay's recorder both tag a step with.
+std::uint8_t step_frame_tag(const SimStats& after) noexcept;
 
 // What a frame after the warm-up was, for the report's allocation figures (first match wins).
 enum class FrameKind : std::uint8_t {

@@ -22,6 +22,10 @@ std::uint8_t frame_tag(const Simulation& sim) noexcept {
   return sim.applied_settings().pooling ? std::uint8_t{0} : kFrameTagHeap;
 }
 
+std::uint8_t graph_frame_tag(std::uint8_t step_tags, const Simulation& sim) noexcept {
+  return static_cast<std::uint8_t>((step_tags & ~kFrameTagHeap) | frame_tag(sim));
+}
+
 OverlayModel OverlayRecorder::model(const Simulation& sim, OverlayViewOptions view) const {
   view.fixed_frame_seconds = Simulation::kStepSeconds;
   return make_overlay_model({sim, frames_, rates_}, view);
@@ -35,18 +39,7 @@ void OverlayRecorder::after_step(const Simulation& sim, const SimStats& after, d
   frames_.set_time(engine::FrameTimer::simulation, sim_ms);
   frames_.set_time(engine::FrameTimer::frame, sim_ms);
   frames_.set_allocations(allocations);
-  const bool pooled = sim.applied_settings().pooling;
-  const bool first = !stepped_;
-  // The heap bit as the graph shades it (pooling off after the step); the switch, growth and
-  // rebuild bits of step_frame_tag, which the matched-load comparison leaves out.
-  const std::uint8_t step_tag =
-      step_frame_tag(first ? pooled : pooled_, pooled, !first && after.growth_events != growth_events_,
-                     !first && after.rebuilds != rebuilds_);
-  frames_.set_tag(static_cast<std::uint8_t>((step_tag & ~kFrameTagHeap) | frame_tag(sim)));
-  stepped_ = true;
-  pooled_ = pooled;
-  growth_events_ = after.growth_events;
-  rebuilds_ = after.rebuilds;
+  frames_.set_tag(graph_frame_tag(step_frame_tag(after), sim));
   frames_.set_live_objects(live_objects(after));
   record_growth_events(sim, frames_, growths_seen_);
   record_switch_events(sim, frames_);

@@ -30,6 +30,10 @@ void record_switch_events(const Simulation& sim, engine::FrameStats& frames) noe
 
 // The frame's FrameCounters::tag: kFrameTagHeap while the applied settings have pooling off.
 std::uint8_t frame_tag(const Simulation& sim) noexcept;
+// What FrameStats records for a frame whose steps or-ed `step_tags` (step_frame_tag): their
+// switch, growth and rebuild bits, which the matched-load comparison leaves out, and the heap
+// bit as the graph shades it (pooling off now, after the frame's steps).
+std::uint8_t graph_frame_tag(std::uint8_t step_tags, const Simulation& sim) noexcept;
 
 // As the observer of run_headless(), records one FrameStats frame per step (simulation time,
 // allocations, the step's full tag, live objects, growth events) and samples the rate meter.
@@ -52,9 +56,6 @@ class OverlayRecorder final : public StepObserver {
   engine::FrameStats frames_;
   PoolRateMeter rates_;
   std::size_t growths_seen_ = 0;
-  // The last step's end state, for the frame's full tag (step_frame_tag: switch, growth, rebuild).
-  bool stepped_ = false, pooled_ = true;
-  std::uint64_t growth_events_ = 0, rebuilds_ = 0;
 };
 
 }  // namespace game

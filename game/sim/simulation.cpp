@@ -518,6 +518,9 @@ StoreStats Simulation::pool_stats(PoolId id) const {
 void Simulation::refresh_stats() {
   ++stats_builds_;
   SimStats& s = stats_;
+  // What this step did to the pools is the change since the last step's stats: every reader
+  // (the step loop's frame tag, the overlay's recorder) takes it from here, not from shadows.
+  const std::uint64_t growths_before = s.growth_events, rebuilds_before = s.rebuilds;
   s = SimStats{};
   for (std::size_t i = 0; i < kPoolCount; ++i) {
     s.pools[i] = pool_stats(static_cast<PoolId>(i));
@@ -544,6 +547,9 @@ void Simulation::refresh_stats() {
   s.camping_seconds = player_.camp_seconds;
   s.chargers = chargers_;
   s.switched = switched_;
+  s.pooling = applied_.pooling;
+  s.grew = s.growth_events != growths_before;
+  s.rebuilt = s.rebuilds != rebuilds_before;
 }
 
 }  // namespace game

@@ -42,6 +42,9 @@ struct SimStats {
   float heat_fraction = 0;           // the same on a 0..1 scale (log2), for the HUD meter
   float camping_seconds = 0;         // how long the player has stood still (CampingConfig): the HUD warns
   std::uint64_t chargers = 0;        // chargers that standing still drew, this run
+  bool pooling = true;               // the pooling in force after this step (settings applied)
+  bool grew = false;                 // a pool grew during this step (growth_events moved)
+  bool rebuilt = false;              // a pool was rebuilt during this step (rebuilds moved)
   std::uint8_t switched = 0;         // switch_bit()s of what this step's settings changed (settings.hpp)
 };
 

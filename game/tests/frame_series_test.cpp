@@ -4,6 +4,7 @@
 // gives one row per frame whose growth flags match the frames the growth log names; and
 // --pace rests after a step.
 #include "metrics/frame_log.hpp"
+#include "sim/simulation.hpp"
 #include "app/options.hpp"
 #include "tests/test_support.hpp"
 
@@ -64,6 +65,35 @@ TEST(FrameKinds, AStepsTagSaysHeapSwitchGrowthAndRebuild) {
   EXPECT_EQ(step_frame_tag(false, true, false, true), kFrameTagHeap | kFrameTagSwitched | kFrameTagPoolRebuilt);
   EXPECT_EQ(step_frame_tag(true, true, true, false), kFrameTagStorageGrew);
   EXPECT_EQ(step_frame_tag(true, true, false, true), kFrameTagPoolRebuilt);  // storage changed
+}
+
+TEST(FrameKinds, AStepsOwnStatsGiveItsTag) {
+  // The step loop and the overlay's recorder both tag a step from its SimStats alone.
+  Scenario scenario = test::repo_scenario("default.json");
+  for (PoolConfig& p : scenario.pools) p.initial_capacity = 16;  // held fire grows them at once
+  Simulation sim(scenario, 1);
+  Input fire;
+  fire.fire = true;
+  fire.aim = {640, 720};
+  bool grew = false;
+  for (int f = 0; f < 120; ++f) {
+    sim.step(fire);
+    EXPECT_EQ((step_frame_tag(sim.stats()) & kFrameTagStorageGrew) != 0, sim.stats().grew);
+    grew = grew || sim.stats().grew;
+  }
+  EXPECT_TRUE(grew);
+  sim.step(fire);
+  EXPECT_EQ(step_frame_tag(sim.stats()), 0) << "pooled, grown already: a steady step";
+  sim.settings().pooling = false;
+  sim.step(fire);
+  EXPECT_EQ(step_frame_tag(sim.stats()) & ~kFrameTagStorageGrew, kFrameTagHeap | kFrameTagSwitched);
+  sim.step(fire);
+  EXPECT_EQ(step_frame_tag(sim.stats()) & ~kFrameTagStorageGrew, kFrameTagHeap);
+  sim.settings().pooling = true;
+  sim.step(fire);
+  EXPECT_EQ(step_frame_tag(sim.stats()) & ~kFrameTagStorageGrew,
+            kFrameTagHeap | kFrameTagSwitched | kFrameTagPoolRebuilt);
+  EXPECT_TRUE(sim.stats().rebuilt);
 }
 
 TEST(FrameKinds, SteadyIsPooledWithoutGrowthOrRebuildAfterTheWarmUp) {
