@@ -30,6 +30,13 @@ Vec2 sway(const Enemy& e, float world_width) {
   return {sway_axis(kind.sway_x, e.age, e.phase, world_width), sway_axis(kind.sway_y, e.age, e.phase, world_width)};
 }
 
+// A velocity from `from` towards `to` at `speed`; straight down where the two coincide.
+Vec2 towards(Vec2 from, Vec2 to, float speed) {
+  const Vec2 d = to - from;
+  const float len2 = length_squared(d);
+  return len2 > 1e-6f ? d * (speed / std::sqrt(len2)) : Vec2{0, -speed};
+}
+
 }  // namespace
 
 EnemyManager::EnemyManager(const engine::GrowthPolicy& policy, bool pooled, std::uint64_t seed,
@@ -95,28 +102,24 @@ void EnemyManager::spawn_wave(const WaveConfig& config, float density) {
   }
 }
 
-bool EnemyManager::spawn_charger(Vec2 at, Vec2 vel) {
+bool EnemyManager::spawn_charger(Vec2 at, Vec2 target, float speed) {
   Enemy e;
   e.seq = next_seq_++;
   e.wave.kind = EnemyKind::charger;
-  e.wave.bullet_speed = std::sqrt(length_squared(vel));
+  e.wave.bullet_speed = speed;
   e.wave.stay_seconds = 3600;  // it leaves by flying off the field, not by its stay
   e.wave_number = waves_started_;
   e.radius = kind_spec(EnemyKind::charger).radius;
   e.hp = e.max_hp = 1;
   e.pos = e.prev = e.station = at;
-  e.vel = vel;
+  e.vel = towards(at, target, speed);
   return !store_.spawn_handle(e).is_null();
 }
 
 void EnemyManager::fly_charger(Enemy& e, float dt, const Vec2* aim_at) {
   // One from a wave list has no line yet: it takes one at the ship (straight down if none),
   // at its wave's bullet speed.
-  if (e.vel.x == 0 && e.vel.y == 0) {
-    const Vec2 to = aim_at ? *aim_at - e.pos : Vec2{0, -1};
-    const float len2 = length_squared(to);
-    e.vel = len2 > 1e-6f ? to * (e.wave.bullet_speed / std::sqrt(len2)) : Vec2{0, -e.wave.bullet_speed};
-  }
+  if (e.vel.x == 0 && e.vel.y == 0) e.vel = towards(e.pos, aim_at ? *aim_at : e.pos, e.wave.bullet_speed);
   e.pos = e.pos + e.vel * dt;
   // Gone once well outside the field and flying away from it (it entered from outside).
   const float margin = e.radius + 80.0f;

@@ -19,8 +19,9 @@ class EnemyManager {
 
   // Advances the wave clock; spawns every wave that is due (count x density enemies).
   void spawn_due_waves(float dt, float density);
-  // One charger (enemy_kinds.hpp) entering at `at` and flying along `vel`; false at capacity.
-  bool spawn_charger(Vec2 at, Vec2 vel);
+  // One charger (enemy_kinds.hpp) entering at `at` and flying at `target` (where the player
+  // stands) at `speed`, on past it; false at capacity.
+  bool spawn_charger(Vec2 at, Vec2 target, float speed);
   // Rebuilds by_seq(): the live enemies sorted by sequence number. Call after spawning.
   void sort_by_seq();
   const std::vector<Enemy*>& by_seq() const noexcept { return by_seq_; }

@@ -321,10 +321,7 @@ void Simulation::update_camping() {
   if (over < kStepSeconds) p.charger_owed = std::max(p.charger_owed, 1.0f);
   while (p.charger_owed >= 1) {
     p.charger_owed -= 1;
-    const Vec2 at = charger_entry(chargers_++);
-    const Vec2 to = p.pos - at;
-    const Vec2 vel = to * (c.charger_speed / std::sqrt(std::max(length_squared(to), 1.0f)));
-    if (!enemies_.spawn_charger(at, vel)) break;  // the enemy store is full: the rest wait
+    if (!enemies_.spawn_charger(charger_entry(chargers_++), p.pos, c.charger_speed)) break;  // store full: they wait
   }
 }
 
