@@ -9,13 +9,6 @@
 namespace game {
 namespace {
 
-Input still_fire(bool fire) {
-  Input in;
-  in.fire = fire;
-  in.aim = {640, 720};  // straight up from the start position, at the enemies
-  return in;
-}
-
 // The default game with the camping clock shortened, so a test sees chargers within seconds.
 Scenario quick_camping(float grace_seconds) {
   Scenario s = test::repo_scenario("default.json");
@@ -29,7 +22,7 @@ TEST(Camping, HoldingFireStillSurvives45SecondsThenTheChargersEndTheGame) {
   // does not win; 4 minutes is the outer bound (14,400 steps), it ends well before.
   Simulation sim(test::repo_scenario("default.json"), 1);
   int frames = 0;
-  for (; frames < 14400 && !sim.game_over(); ++frames) sim.step(still_fire(true));
+  for (; frames < 14400 && !sim.game_over(); ++frames) sim.step(test::fire_up(true));
   const SimStats& s = sim.stats();
   std::printf("still and firing: game over at step %llu (%.1f s), chargers %llu, deaths %llu, score %lld\n",
               static_cast<unsigned long long>(s.game_over_frame), static_cast<double>(s.game_over_frame) / 60.0,
@@ -46,10 +39,10 @@ TEST(Camping, MovingKeepsTheChargersAway) {
   const Scenario scenario = quick_camping(1.0f);
   Simulation moving(scenario, 1), still(scenario, 1);
   for (int f = 0; f < 600; ++f) {
-    Input in = still_fire(false);
+    Input in = test::fire_up(false);
     in.move_x = (f / 60) % 2 == 0 ? 1.0f : -1.0f;  // a second each way: 340 units, past the 64-unit circle
     moving.step(in);
-    still.step(still_fire(false));
+    still.step(test::fire_up(false));
   }
   EXPECT_EQ(moving.stats().chargers, 0u);
   EXPECT_GE(still.stats().chargers, 3u);
@@ -65,7 +58,7 @@ TEST(Camping, NothingThePlayerFiresTouchesACharger) {
   Simulation sim(scenario, 1);
   std::uint64_t peak_enemies = 0;
   for (int f = 0; f < 240; ++f) {
-    sim.step(still_fire(true));
+    sim.step(test::fire_up(true));
     peak_enemies =
         std::max<std::uint64_t>(peak_enemies, sim.stats().pools[static_cast<std::size_t>(PoolId::enemies)].live);
   }
@@ -83,7 +76,7 @@ TEST(Camping, AShieldedShipLetsChargersFlyOn) {
   scenario.enemy_density = 0;
   scenario.player.invulnerable = true;
   Simulation sim(scenario, 1);
-  for (int f = 0; f < 600; ++f) sim.step(still_fire(false));
+  for (int f = 0; f < 600; ++f) sim.step(test::fire_up(false));
   EXPECT_GE(sim.stats().chargers, 10u);
   EXPECT_EQ(sim.stats().deaths, 0u);
 }
@@ -92,7 +85,7 @@ TEST(Camping, NoChargersWhenTheScenarioTurnsThemOff) {
   Scenario scenario = quick_camping(0.5f);
   scenario.camping.chargers_per_second = 0;
   Simulation sim(scenario, 1);
-  for (int f = 0; f < 600; ++f) sim.step(still_fire(false));
+  for (int f = 0; f < 600; ++f) sim.step(test::fire_up(false));
   EXPECT_EQ(sim.stats().chargers, 0u);
 }
 
@@ -108,10 +101,10 @@ TEST(Camping, TheScoreFreezesWhenTheGameEnds) {
   wave.fire_interval = 60;  // they never fire: only the chargers end this game
   scenario.waves = {wave};
   Simulation sim(scenario, 1);
-  for (int f = 0; f < 3600 && !sim.game_over(); ++f) sim.step(still_fire(true));
+  for (int f = 0; f < 3600 && !sim.game_over(); ++f) sim.step(test::fire_up(true));
   ASSERT_TRUE(sim.game_over());
   const SimStats at_end = sim.stats();
-  for (int f = 0; f < 120; ++f) sim.step(still_fire(true));
+  for (int f = 0; f < 120; ++f) sim.step(test::fire_up(true));
   const SimStats& later = sim.stats();
   std::printf("after the end: hits %llu -> %llu, score %lld\n", static_cast<unsigned long long>(at_end.hits),
               static_cast<unsigned long long>(later.hits), static_cast<long long>(later.score));

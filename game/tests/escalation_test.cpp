@@ -9,13 +9,6 @@
 namespace game {
 namespace {
 
-Input hold_fire(bool fire) {
-  Input in;
-  in.fire = fire;
-  in.aim = {640, 720};  // straight up from the start position, at the enemies
-  return in;
-}
-
 std::size_t live_objects(const SimStats& s) {
   return s.pools[static_cast<std::size_t>(PoolId::bullets)].live +
          s.pools[static_cast<std::size_t>(PoolId::particles)].live;
@@ -25,7 +18,7 @@ TEST(Escalation, TenSecondsOfHeldFireFillThePoolsAndGrowThem) {
   Simulation sim(test::repo_scenario("default.json"), 1);
   std::size_t peak = 0;
   for (int f = 0; f < 600; ++f) {
-    sim.step(hold_fire(true));
+    sim.step(test::fire_up(true));
     peak = std::max(peak, live_objects(sim.stats()));
   }
   const SimStats s = sim.stats();
@@ -39,9 +32,9 @@ TEST(Escalation, TenSecondsOfHeldFireFillThePoolsAndGrowThem) {
 
 TEST(Escalation, ReleasingFireCoolsWithinTwoSeconds) {
   Simulation sim(test::repo_scenario("default.json"), 1);
-  for (int f = 0; f < 600; ++f) sim.step(hold_fire(true));
+  for (int f = 0; f < 600; ++f) sim.step(test::fire_up(true));
   ASSERT_GT(sim.stats().heat_multiplier, 100.0f);
-  for (int f = 0; f < 120; ++f) sim.step(hold_fire(false));
+  for (int f = 0; f < 120; ++f) sim.step(test::fire_up(false));
   EXPECT_FLOAT_EQ(sim.stats().heat_multiplier, 1.0f);
   EXPECT_FLOAT_EQ(sim.stats().heat_fraction, 0.0f);
 }
@@ -52,7 +45,7 @@ TEST(Escalation, HeldFireCancelsEnemyBulletsForAMinute) {
   Scenario scenario = test::repo_scenario("default.json");
   scenario.camping.chargers_per_second = 0;
   Simulation sim(scenario, 1);
-  for (int f = 0; f < 3600; ++f) sim.step(hold_fire(true));
+  for (int f = 0; f < 3600; ++f) sim.step(test::fire_up(true));
   const SimStats s = sim.stats();
   std::printf("after 60 s of held fire: lives %d deaths %llu kills %llu cancels %llu wave %u\n", s.lives,
               static_cast<unsigned long long>(s.deaths), static_cast<unsigned long long>(s.kills),
@@ -63,16 +56,16 @@ TEST(Escalation, HeldFireCancelsEnemyBulletsForAMinute) {
 
 TEST(Escalation, APlayerWhoNeverFiresCanLose) {
   Simulation sim(test::repo_scenario("default.json"), 1);
-  for (int f = 0; f < 3600 && !sim.game_over(); ++f) sim.step(hold_fire(false));
+  for (int f = 0; f < 3600 && !sim.game_over(); ++f) sim.step(test::fire_up(false));
   EXPECT_TRUE(sim.game_over());
 }
 
 TEST(Escalation, NothingSpawnsOnceTheGameIsOver) {
   Simulation sim(test::repo_scenario("default.json"), 1);
-  for (int f = 0; f < 3600 && !sim.game_over(); ++f) sim.step(hold_fire(false));
+  for (int f = 0; f < 3600 && !sim.game_over(); ++f) sim.step(test::fire_up(false));
   ASSERT_TRUE(sim.game_over());
   const std::uint32_t wave = sim.stats().wave;
-  for (int f = 0; f < 1200; ++f) sim.step(hold_fire(false));
+  for (int f = 0; f < 1200; ++f) sim.step(test::fire_up(false));
   EXPECT_EQ(sim.stats().wave, wave);
 }
 

@@ -72,9 +72,7 @@ TEST(FrameKinds, AStepsOwnStatsGiveItsTag) {
   Scenario scenario = test::repo_scenario("default.json");
   for (PoolConfig& p : scenario.pools) p.initial_capacity = 16;  // held fire grows them at once
   Simulation sim(scenario, 1);
-  Input fire;
-  fire.fire = true;
-  fire.aim = {640, 720};
+  const Input fire = test::fire_up(true);
   bool grew = false;
   for (int f = 0; f < 120; ++f) {
     sim.step(fire);

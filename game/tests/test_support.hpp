@@ -39,6 +39,15 @@ inline Scenario repo_scenario(const std::string& name) {
   return r.scenario ? *r.scenario : Scenario{};
 }
 
+// One step's input: fire held (or not), aimed straight up from the start position at the
+// enemies, no movement: the player who stands and holds fire.
+inline Input fire_up(bool fire) {
+  Input in;
+  in.fire = fire;
+  in.aim = {640, 720};
+  return in;
+}
+
 // Runs `frames` autofire steps; before step f (1-based) calls `before_step(sim, f)` if given.
 // Returns the state hashes of every `checkpoint`-th step and the last one, folded together:
 // a game over and restart clears the world, so one final hash could miss a difference that
