@@ -73,9 +73,10 @@ const bool registered = [] {
   };
   using namespace bench;
   register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, PoolPackedContender,
-                       SlotMapTwoPhaseContender, SlotMapFusedContender, PoolContiguousLaterContender, ColonyContender,
-                       NewDeleteContender, MimallocContender, PmrPoolContender, BoostPoolContender>(
-      "BM_GameFrame", {10'000, 100'000, 1'000'000}, body, configure);
+                       PoolPackedPagesContender, SlotMapTwoPhaseContender, SlotMapFusedContender,
+                       PoolContiguousLaterContender, ColonyContender, NewDeleteContender, MimallocContender,
+                       PmrPoolContender, BoostPoolContender>("BM_GameFrame", {10'000, 100'000, 1'000'000}, body,
+                                                             configure);
   // Floors, not contenders: std::vector's frame plus the random lines a packed layout must add.
   register_interleaved<VectorPlusRandomLines<1>, VectorPlusRandomLines<2>, VectorPlusRandomLines<3>,
                        VectorPlusRandomLines<4>>("BM_GameFrame", {10'000, 100'000, 1'000'000}, body, configure);

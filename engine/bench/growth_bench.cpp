@@ -80,8 +80,8 @@ const bool registered = [] {
     b->Arg(n)->Iterations(1)->Unit(benchmark::kMillisecond);
   };
   using namespace bench;
-  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, ColonyContender>(
-      "BM_GrowthWorstEmplace", {1'000'000}, body, configure);
+  register_interleaved<VectorContender, PoolContiguousContender, PoolStableContender, PoolPackedPagesContender,
+                       ColonyContender>("BM_GrowthWorstEmplace", {1'000'000}, body, configure);
   return true;
 }();
 

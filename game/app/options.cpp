@@ -1,6 +1,8 @@
 #include "app/options.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <string_view>
@@ -11,7 +13,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: poolshot [--headless] [--frames N] [--scenario FILE] [--seed N]\n"
-    "                [--pooling on|off] [--storage contiguous|stable|packed] [--autofire]\n"
+    "                [--pooling on|off] [--storage contiguous|stable|packed|packed_pages] [--autofire]\n"
     "                [--walk bitmap|swap_pop|slot_order]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
@@ -25,7 +27,7 @@ constexpr const char* kUsage =
     "  --seed N             random seed, N in 0..18446744073709551615 (2^64-1);\n"
     "                       default: the scenario's seed\n"
     "  --pooling on|off     objects in pools (on) or one new/delete each (off)\n"
-    "  --storage MODE       pool storage: contiguous, stable or packed\n"
+    "  --storage MODE       pool storage: contiguous, stable, packed or packed_pages\n"
     "  --walk WALK          how pooled stores walk each step: bitmap (the pool's own),\n"
     "                       swap_pop or slot_order (an active-index list; default)\n"
     "  --autofire           the seed scripts the input: strafe, aim, always fire\n"
@@ -153,12 +155,14 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       if (value != "on" && value != "off") return fail("--pooling: '" + value + "' is not 'on' or 'off'");
       o.pooling = value == "on";
     } else if (arg == "--storage") {
-      if (value != "contiguous" && value != "stable" && value != "packed") {
-        return fail("--storage: '" + value + "' is not 'contiguous', 'stable' or 'packed'");
+      const engine::StorageMode modes[] = {engine::StorageMode::contiguous, engine::StorageMode::stable,
+                                           engine::StorageMode::packed, engine::StorageMode::packed_pages};
+      const auto named = std::find_if(std::begin(modes), std::end(modes),
+                                      [&](engine::StorageMode m) { return value == engine::storage_mode_name(m); });
+      if (named == std::end(modes)) {
+        return fail("--storage: '" + value + "' is not 'contiguous', 'stable', 'packed' or 'packed_pages'");
       }
-      o.storage = value == "stable"   ? engine::StorageMode::stable
-                  : value == "packed" ? engine::StorageMode::packed
-                                      : engine::StorageMode::contiguous;
+      o.storage = *named;
     } else if (arg == "--walk") {
       o.walk = parse_walk(value);
       if (!o.walk) return fail("--walk: '" + value + "' is not 'bitmap', 'swap_pop' or 'slot_order'");

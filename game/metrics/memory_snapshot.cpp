@@ -18,7 +18,7 @@ void MemorySnapshot::take(PoolId id, const ObjectStore<T>& store) {
     // through the manager's active-index list (then the spawns queued since its last update);
     // the bitmap walk goes in slot order.
     walk_.reserve(store.pool().capacity());  // allocates only after the pool grew
-    const bool packed = store.pool().policy().storage == engine::StorageMode::packed;
+    const bool packed = engine::is_packed_storage(store.pool().policy().storage);
     if (store.walks_list()) {
       const engine::ActiveIndexList& list = store.active_list();
       walk_.assign(list.indices().begin(), list.indices().end());
@@ -58,7 +58,7 @@ nlohmann::json memory_json(const MemorySnapshot& snapshot) {
                         {"live", s.live},
                         {"bytes_held", m.bytes_held}};
     if (m.pooled) {
-      p["storage"] = m.storage == engine::StorageMode::stable ? "stable" : "contiguous";
+      p["storage"] = engine::storage_mode_name(m.storage);
       p["positions"] = s.positions;
       p["live_runs"] = s.live_runs;
       p["holes"] = s.holes;

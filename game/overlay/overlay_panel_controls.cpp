@@ -57,13 +57,16 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   help_marker(
       "Off: every object is its own new/delete (a std::vector<T*>), the code a pool replaces. "
       "Switching moves every live object; the game itself does not change.");
-  ImGui::SameLine(0, 24);
   int storage = static_cast<int>(s.storage);  // the radio values are StorageMode's
+  ImGui::TextUnformatted("storage");          // a row of its own: four layouts fit the column beside no checkbox
+  ImGui::SameLine();
   changed |= ImGui::RadioButton("contiguous", &storage, static_cast<int>(engine::StorageMode::contiguous));
   ImGui::SameLine();
   changed |= ImGui::RadioButton("stable pages", &storage, static_cast<int>(engine::StorageMode::stable));
   ImGui::SameLine();
   changed |= ImGui::RadioButton("packed", &storage, static_cast<int>(engine::StorageMode::packed));
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("packed pages", &storage, static_cast<int>(engine::StorageMode::packed_pages));
   s.storage = static_cast<engine::StorageMode>(storage);
   // How pooled stores walk each step; the Pools table's ns/obj column shows what it costs.
   int walk = static_cast<int>(s.walk);

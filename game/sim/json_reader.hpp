@@ -180,7 +180,8 @@ inline void read_storage(ObjectReader& r, const char* key, engine::StorageMode& 
   r.choice(key, out,
            {{"contiguous", engine::StorageMode::contiguous},
             {"stable", engine::StorageMode::stable},
-            {"packed", engine::StorageMode::packed}});
+            {"packed", engine::StorageMode::packed},
+            {"packed_pages", engine::StorageMode::packed_pages}});
 }
 inline void read_walk(ObjectReader& r, const char* key, WalkMode& out) {
   r.choice(key, out,

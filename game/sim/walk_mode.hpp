@@ -50,9 +50,7 @@ constexpr std::optional<WalkMode> parse_walk(std::string_view name) noexcept {
 // order, at random (storm.json's p50 read 42 ms that way against 9 ms contiguous). So packed
 // stores walk their dense array whatever walk is chosen, and the choice comes back with the
 // next layout. ObjectStore walks by this rule, and the overlay names the walk by it.
-constexpr bool list_walk_applies(engine::StorageMode storage) noexcept {
-  return storage != engine::StorageMode::packed;
-}
+constexpr bool list_walk_applies(engine::StorageMode storage) noexcept { return !engine::is_packed_storage(storage); }
 
 // The list discipline a list walk uses (bitmap has none; it maps to slot_order, unused).
 constexpr engine::ListDiscipline list_discipline(WalkMode mode) noexcept {

@@ -129,6 +129,7 @@ TEST(Camping, ChargersAreTheSameGameInEveryStorage) {
     const std::uint64_t reference = test::hash_after(with(true, engine::StorageMode::contiguous), seed, 900);
     EXPECT_EQ(reference, test::hash_after(with(true, engine::StorageMode::stable), seed, 900)) << seed;
     EXPECT_EQ(reference, test::hash_after(with(true, engine::StorageMode::packed), seed, 900)) << seed;
+    EXPECT_EQ(reference, test::hash_after(with(true, engine::StorageMode::packed_pages), seed, 900)) << seed;
     EXPECT_EQ(reference, test::hash_after(with(false, engine::StorageMode::contiguous), seed, 900)) << seed;
   }
   Simulation sim(base, 1);

@@ -57,7 +57,7 @@ TEST_F(Cli, BadFlagsAndValues) {
                      "--seed: '-1' is not a whole number from 0 to 18446744073709551615 (2^64-1)");
   expect_usage_error(run_poolshot("--headless --pooling sometimes"), "--pooling: 'sometimes' is not 'on' or 'off'");
   expect_usage_error(run_poolshot("--headless --storage paged"),
-                     "--storage: 'paged' is not 'contiguous', 'stable' or 'packed'");
+                     "--storage: 'paged' is not 'contiguous', 'stable', 'packed' or 'packed_pages'");
 }
 
 TEST_F(Cli, HelpGoesToStdoutAndSucceeds) {

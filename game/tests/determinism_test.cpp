@@ -66,6 +66,7 @@ TEST(Determinism, PoolingOnOffContiguousStableAllAgree) {
         hash_after(with_storage(base, true, engine::StorageMode::contiguous), seed, kFrames);
     EXPECT_EQ(reference, hash_after(with_storage(base, true, engine::StorageMode::stable), seed, kFrames));
     EXPECT_EQ(reference, hash_after(with_storage(base, true, engine::StorageMode::packed), seed, kFrames));
+    EXPECT_EQ(reference, hash_after(with_storage(base, true, engine::StorageMode::packed_pages), seed, kFrames));
     EXPECT_EQ(reference, hash_after(with_storage(base, false, engine::StorageMode::contiguous), seed, kFrames));
     EXPECT_EQ(reference, hash_after(with_storage(base, false, engine::StorageMode::stable), seed, kFrames));
     EXPECT_EQ(reference, hash_after(with_storage(base, true, engine::StorageMode::contiguous, 24), seed, kFrames));
@@ -153,6 +154,7 @@ TEST(Determinism, SwitchingStorageMidRunMatchesNeverSwitching) {
       // contiguous -> stable -> packed -> contiguous: every switch between the three layouts
       s.storage = s.storage == engine::StorageMode::contiguous ? engine::StorageMode::stable
                   : s.storage == engine::StorageMode::stable   ? engine::StorageMode::packed
+                  : s.storage == engine::StorageMode::packed   ? engine::StorageMode::packed_pages
                                                                : engine::StorageMode::contiguous;
     }
     if (f % 350 == 0) {

@@ -205,9 +205,11 @@ TEST(HomingGame, RefusalsHappenAndEveryStorageAgrees) {
   for (const auto& [pooling, storage, switching] :
        {std::tuple{false, engine::StorageMode::contiguous, false}, std::tuple{true, engine::StorageMode::stable, false},
         std::tuple{false, engine::StorageMode::stable, false}, std::tuple{true, engine::StorageMode::contiguous, true},
-        std::tuple{false, engine::StorageMode::stable, true}}) {
-    SCOPED_TRACE(std::string(pooling ? "pooled " : "heap ") +
-                 (storage == engine::StorageMode::stable ? "stable" : "contiguous") + (switching ? " switching" : ""));
+        std::tuple{false, engine::StorageMode::stable, true},
+        std::tuple{true, engine::StorageMode::packed_pages, false},
+        std::tuple{true, engine::StorageMode::packed, false}}) {
+    SCOPED_TRACE(std::string(pooling ? "pooled " : "heap ") + engine::storage_mode_name(storage) +
+                 (switching ? " switching" : ""));
     const Outcome o = play(pooling, storage, switching);
     EXPECT_EQ(o.hash, reference.hash);
     EXPECT_EQ(o.refusals, reference.refusals);

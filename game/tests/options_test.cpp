@@ -106,7 +106,8 @@ TEST(Options, BadInputsSayWhy) {
   EXPECT_EQ(parse({"--seed", "0x10"}).error,
             "--seed: '0x10' is not a whole number from 0 to 18446744073709551615 (2^64-1)");
   EXPECT_EQ(parse({"--pooling", "maybe"}).error, "--pooling: 'maybe' is not 'on' or 'off'");
-  EXPECT_EQ(parse({"--storage", "paged"}).error, "--storage: 'paged' is not 'contiguous', 'stable' or 'packed'");
+  EXPECT_EQ(parse({"--storage", "paged"}).error,
+            "--storage: 'paged' is not 'contiguous', 'stable', 'packed' or 'packed_pages'");
   EXPECT_EQ(parse({"--walk", "sorted"}).error, "--walk: 'sorted' is not 'bitmap', 'swap_pop' or 'slot_order'");
   EXPECT_EQ(parse({"--headless=yes"}).error, "--headless takes no value");
   EXPECT_EQ(parse({"--seed", "1", "--seed", "2"}).error, "--seed given more than once");

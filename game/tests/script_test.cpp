@@ -68,8 +68,8 @@ TEST(Script, UnknownKeysAndWrongTypesNameTheKey) {
   EXPECT_EQ(error_of(R"({"events": [{"frame": "ten", "fire": true}]})"),
             "script 's.json': key 'events[0].frame': must be an integer in 1..1000000000 (got \"ten\")");
   EXPECT_EQ(error_of(R"({"events": [{"frame": 1, "storage": "paged"}]})"),
-            "script 's.json': key 'events[0].storage': must be one of \"contiguous\", \"stable\", \"packed\" (got "
-            "\"paged\")");
+            "script 's.json': key 'events[0].storage': must be one of \"contiguous\", \"stable\", \"packed\", "
+            "\"packed_pages\" (got \"paged\")");
   EXPECT_EQ(error_of(R"({"events": [{"frame": 1, "walk": 2}]})"),
             "script 's.json': key 'events[0].walk': must be one of \"bitmap\", \"swap_pop\", \"slot_order\" (got 2)");
   EXPECT_EQ(error_of(R"({"events": {}})"),

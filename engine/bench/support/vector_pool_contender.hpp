@@ -21,11 +21,13 @@ enum class PoolCull {
 template <engine::StorageMode Mode, PoolCull Cull = PoolCull::erase_if>
 class VectorPoolContender {
  public:
-  static constexpr const char* name = Mode == engine::StorageMode::contiguous
-                                          ? (Cull == PoolCull::erase_if ? "pool_contiguous" : "pool_contiguous_later")
-                                      : Mode == engine::StorageMode::stable
-                                          ? (Cull == PoolCull::erase_if ? "pool_stable" : "pool_stable_later")
-                                          : (Cull == PoolCull::erase_if ? "pool_packed" : "pool_packed_later");
+  static constexpr const char* name =
+      Mode == engine::StorageMode::contiguous
+          ? (Cull == PoolCull::erase_if ? "pool_contiguous" : "pool_contiguous_later")
+      : Mode == engine::StorageMode::stable ? (Cull == PoolCull::erase_if ? "pool_stable" : "pool_stable_later")
+      : Mode == engine::StorageMode::packed
+          ? (Cull == PoolCull::erase_if ? "pool_packed" : "pool_packed_later")
+          : (Cull == PoolCull::erase_if ? "pool_packed_pages" : "pool_packed_pages_later");
 
   VectorPoolContender() : pool_(policy()) {}
 
@@ -79,6 +81,7 @@ class VectorPoolContender {
 using PoolContiguousContender = VectorPoolContender<engine::StorageMode::contiguous>;
 using PoolStableContender = VectorPoolContender<engine::StorageMode::stable>;
 using PoolPackedContender = VectorPoolContender<engine::StorageMode::packed>;
+using PoolPackedPagesContender = VectorPoolContender<engine::StorageMode::packed_pages>;
 using PoolContiguousLaterContender = VectorPoolContender<engine::StorageMode::contiguous, PoolCull::release_later>;
 
 }  // namespace bench

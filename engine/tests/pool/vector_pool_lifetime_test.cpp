@@ -38,8 +38,8 @@ TEST_P(Lifetime, GrowthKeepsEveryObjectAliveExactlyOnce) {
     handles.push_back(*pool.emplace(i));
     ASSERT_EQ(Lifetimes::live(), i + 1);
   }
-  if (GetParam() == StorageMode::stable) {
-    EXPECT_EQ(Lifetimes::moves, 0);  // pages never move
+  if (engine::is_paged_storage(GetParam())) {
+    EXPECT_EQ(Lifetimes::moves, 0);  // pages never move (stable, packed_pages)
   } else {
     EXPECT_GT(Lifetimes::moves, 0);  // nothrow move relocates
   }
@@ -203,8 +203,11 @@ TEST_P(Lifetime, OverAlignedObjectsLandOnTheirAlignment) {
 
 TEST_P(Lifetime, ThrowingMoveIsRelocatedByCopyAndAFailedCopyRollsBack) {
   VectorPool<ThrowingTracked> pool(policy(GetParam(), 64));
-  // Packed needs a noexcept move (a release moves an object): this T gets contiguous instead.
-  const StorageMode mode = GetParam() == StorageMode::packed ? StorageMode::contiguous : GetParam();
+  // Packed needs a noexcept move (a release moves an object): this T gets contiguous instead,
+  // and packed_pages gets stable (still nothing moves on growth).
+  const StorageMode mode = GetParam() == StorageMode::packed         ? StorageMode::contiguous
+                           : GetParam() == StorageMode::packed_pages ? StorageMode::stable
+                                                                     : GetParam();
   EXPECT_EQ(pool.policy().storage, mode);
   std::vector<PoolHandle> handles;
   for (int i = 0; i < 64; ++i) handles.push_back(*pool.emplace(i));
@@ -220,6 +223,8 @@ TEST_P(Lifetime, ThrowingMoveIsRelocatedByCopyAndAFailedCopyRollsBack) {
   GrowthPolicy packed = pool.policy();
   packed.storage = StorageMode::packed;
   EXPECT_FALSE(pool.set_policy(packed)) << "packed refused for a T whose move may throw";
+  packed.storage = StorageMode::packed_pages;
+  EXPECT_FALSE(pool.set_policy(packed)) << "packed_pages refused for a T whose move may throw";
   EXPECT_EQ(pool.policy().storage, mode);
   const long copies_before = Lifetimes::copies;
   ASSERT_TRUE(pool.set_policy(other));
@@ -243,10 +248,11 @@ TEST_P(Lifetime, FailedAllocationReturnsNulloptAndChangesNothing) {
   GrowthPolicy impossible = policy(GetParam(), 0);
   impossible.growth_step = std::size_t{1} << 28;  // contiguous: the first growth asks for 2^28 slots
   impossible.page_slots = std::size_t{1} << 30;   // stable: every page is 2^28 slots (cut at the cap)
-  impossible.initial_capacity = GetParam() == StorageMode::stable ? 0 : 1;
+  const bool paged = engine::is_paged_storage(GetParam());
+  impossible.initial_capacity = paged ? 0 : 1;
   VectorPool<Huge> pool(impossible);
   std::optional<PoolHandle> h;
-  if (GetParam() != StorageMode::stable) {  // contiguous and packed: one slot, then a huge growth
+  if (!paged) {  // contiguous and packed: one slot, then a huge growth
     h = pool.emplace(1);
     ASSERT_TRUE(h.has_value());
   }
@@ -264,8 +270,8 @@ TEST_P(Lifetime, FailedAllocationReturnsNulloptAndChangesNothing) {
   EXPECT_TRUE(pool.validate());
   // A storage switch that cannot allocate its new layout is refused the same way.
   GrowthPolicy other = impossible;
-  other.storage = GetParam() == StorageMode::stable ? StorageMode::contiguous : StorageMode::stable;
-  if (GetParam() != StorageMode::stable) {
+  other.storage = paged ? StorageMode::contiguous : StorageMode::stable;
+  if (!paged) {
     EXPECT_FALSE(pool.set_policy(other));
     EXPECT_EQ(pool.policy().storage, GetParam());
     EXPECT_EQ(pool.get(*h)->value, 1);

@@ -10,18 +10,41 @@ namespace engine {
 // offset; one page for contiguous and packed), so VectorPool::set_policy can switch between
 // them while every handle stays valid.
 enum class StorageMode : std::uint8_t {
-  contiguous,  // one buffer: fastest iteration; growth relocates live objects (pointers move)
-  stable,      // fixed pages that never move: pointers stay valid until release; growth adds a page
-  packed,      // live objects dense at the front of one array, reached through a sparse index: a
-               // pass never meets a hole; any release moves the last object into the hole (pointers
-               // to it move), get() pays one more dependent load; growth as contiguous. Needs a T with
-               // a noexcept move constructor (else the constructor falls back to contiguous and
-               // set_policy() to packed returns false)
+  contiguous,    // one buffer: fastest iteration; growth relocates live objects (pointers move)
+  stable,        // fixed pages that never move: pointers stay valid until release; growth adds a page
+  packed,        // live objects dense at the front of one array, reached through a sparse index: a
+                 // pass never meets a hole; any release moves the last object into the hole (pointers
+                 // to it move), get() pays one more dependent load; growth as contiguous. Needs a T with
+                 // a noexcept move constructor (else the constructor falls back to contiguous and
+                 // set_policy() to packed returns false)
+  packed_pages,  // packed, in fixed pages: the dense objects and the sparse index are cut into pages
+                 // like stable's, so growth adds a page and nothing moves (EnTT's storage shape); a
+                 // pass crosses a page edge every page_slots objects. Needs what packed needs (else
+                 // the constructor falls back to stable and set_policy() returns false)
 };
 
-// "contiguous", "stable" or "packed": the names scenario files, flags and reports use.
+// The names scenario files, flags and reports use.
 constexpr const char* storage_mode_name(StorageMode mode) noexcept {
-  return mode == StorageMode::stable ? "stable" : mode == StorageMode::packed ? "packed" : "contiguous";
+  switch (mode) {
+    case StorageMode::stable:
+      return "stable";
+    case StorageMode::packed:
+      return "packed";
+    case StorageMode::packed_pages:
+      return "packed_pages";
+    case StorageMode::contiguous:
+      break;
+  }
+  return "contiguous";
+}
+
+// Live objects dense in a PackedStore (a release moves the last one into the hole).
+constexpr bool is_packed_storage(StorageMode mode) noexcept {
+  return mode == StorageMode::packed || mode == StorageMode::packed_pages;
+}
+// Fixed pages that growth adds to and nothing moves in (page_slots applies).
+constexpr bool is_paged_storage(StorageMode mode) noexcept {
+  return mode == StorageMode::stable || mode == StorageMode::packed_pages;
 }
 
 struct GrowthPolicy {
@@ -30,7 +53,7 @@ struct GrowthPolicy {
                                 // growth
   std::size_t max_capacity = 1u << 28;            // emplace() past this returns std::nullopt (clamped to 2^32 - 2)
   StorageMode storage = StorageMode::contiguous;  // see StorageMode
-  std::size_t page_slots = 0;                     // stable mode: slots per page (rounded up to a power of two in
+  std::size_t page_slots = 0;  // stable and packed_pages: slots per page (rounded up to a power of two in
                                // [min_page_slots, max_page_slots]); 0: automatic, see page_slots_for()
 };
 

@@ -49,6 +49,9 @@
 //   get() reads the slot's position as well as its generation: one more dependent load
 //   than contiguous (which computes the address from the index). Only for T with a noexcept
 //   move constructor (a release is noexcept and moves an object).
+// - Packed pages (StorageMode::packed_pages) is packed with the store and the metadata both cut
+//   into stable's fixed pages: growth adds one page of each and moves nothing, so it has no
+//   growth spike; a pass walks the dense positions a page at a time.
 //
 // Pointers and references to objects: contiguous mode keeps them until the next growth,
 // reserve(), shrink_to_fit() or set_policy() (GrowthEvent::relocated tells you); stable mode
@@ -246,8 +249,8 @@ class VectorPool {
   std::size_t storage_position(std::size_t index) const noexcept {
     return state_.packed ? store_.position_of(static_cast<std::uint32_t>(index)) : index;
   }
-  std::size_t occupancy_page_slots() const noexcept {  // positions per page (stable); 0: one buffer, no page edges
-    return state_.policy.storage == StorageMode::stable ? state_.policy.page_slots : 0;
+  std::size_t occupancy_page_slots() const noexcept {  // positions per page (stable, packed_pages); 0: one buffer
+    return is_paged_storage(state_.policy.storage) ? state_.policy.page_slots : 0;
   }
   PoolStats stats() const noexcept;  // O(pages) to sum bytes_held
   bool validate() const;             // walks every invariant (O(capacity)); true if all hold
@@ -437,7 +440,7 @@ class VectorPool {
     return state_.policy.storage == StorageMode::packed ? StorageMode::packed : StorageMode::contiguous;
   }
   template <class... Args>
-  void construct_in_new_page(std::uint32_t index, void* where, std::vector<Page>* old_table, Args&&... args);
+  void construct_in_new_page(std::uint32_t index, std::vector<Page>* old_table, Args&&... args);
   ENGINE_POOL_COLD void unclaim(std::uint32_t index, void* where, bool from_free_stack) noexcept;
   PoolHandle commit_emplace(std::uint32_t index, const SlotRef& at) noexcept;
   template <class... Args>
@@ -843,7 +846,9 @@ const T* VectorPool<T>::get(PoolHandle handle) const noexcept {
 
 template <class T>
 const T* VectorPool<T>::get_slow(PoolHandle handle) const noexcept {
-  if (state_.flat.generations == nullptr && is_live(handle)) return object_at(locate(handle.index));  // stable pages
+  if (state_.flat.generations == nullptr && is_live(handle)) {  // several pages: stable, packed_pages
+    return state_.packed ? store_.object_of(handle.index) : object_at(locate(handle.index));
+  }
   ++state_.stale_gets;
   return nullptr;
 }
@@ -937,17 +942,22 @@ void VectorPool<T>::visit_live(Self& self, F& f) {
   using Ref = std::conditional_t<std::is_const_v<Self>, const T&, T&>;
   IterationScope scope(self);
   if (self.state_.packed) {  // dense: no bits to test, no holes to skip; a handle costs a generation lookup
-    auto* const slots = self.store_.slots();
-    const std::uint32_t* const dense = self.store_.dense_indices();
-    const std::uint32_t count = self.store_.size();  // objects f emplaces land behind it (no growth mid-pass)
-    for (std::uint32_t position = 0; position < count; ++position) {
-      Ref object = *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(slots[position].bytes));
-      if constexpr (How == Visit::handle_and_object) {
-        f(PoolHandle{dense[position], self.generation(dense[position])}, object);
-      } else if constexpr (How == Visit::position_and_object) {
-        f(position, object);
-      } else {
-        f(object);
+    // Objects f emplaces land behind `count`; a packed_pages growth inside f adds a page and
+    // moves nothing (packed growth, which would, is refused mid-pass).
+    const std::uint32_t count = self.store_.size();
+    auto& store = const_cast<Store&>(self.store_);
+    for (std::size_t p = 0; p < store.page_count(); ++p) {
+      const typename Store::Run run = store.run(p, count);
+      if (run.count == 0) break;
+      for (std::uint32_t k = 0; k < run.count; ++k) {
+        Ref object = *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(run.objects[k].bytes));
+        if constexpr (How == Visit::handle_and_object) {
+          f(PoolHandle{run.dense[k], self.generation(run.dense[k])}, object);
+        } else if constexpr (How == Visit::position_and_object) {
+          f(run.first + k, object);
+        } else {
+          f(object);
+        }
       }
     }
     return;

@@ -1,15 +1,20 @@
 #pragma once
-// engine::detail::PackedStore<T>: the object half of VectorPool's packed layout. Live objects
-// sit dense at positions [0, size()) of one array, so a pass over them never meets a hole; a
-// removal moves the last object into the hole (swap-pop applied to the objects, as EnTT's
-// storage and SG14's slot_map do). Two index arrays tie positions to the pool's slot indices,
-// which handles name and which never move:
-//   dense_index_[position] = slot index of the object there (read by passes wanting handles),
-//   position_[slot index]  = where that slot's object sits now (read by get()).
-// The pool's slot metadata (generations, occupancy bits, free stack, release queue) stays in
-// a SlotPage without object bytes, so handles, release_later() and validate() keep one path;
-// this class only knows positions. It needs T's move constructor to be noexcept: removals
-// run inside noexcept release(), and a move that threw half-way would lose an object.
+// engine::detail::PackedStore<T>: the object half of VectorPool's packed layouts. Live objects
+// sit dense at positions [0, size()), so a pass over them never meets a hole; a removal moves
+// the last object into the hole (swap-pop applied to the objects, as EnTT's storage and SG14's
+// slot_map do). Two index arrays tie positions to the pool's slot indices, which handles name
+// and which never move:
+//   dense index[position] = slot index of the object there (read by passes wanting handles),
+//   position[slot index]  = where that slot's object sits now (read by get()).
+// All three arrays are cut into pages of the same length: position p lives in page p >> shift,
+// and so does slot index p's position entry. Packed keeps one page as long as the capacity
+// (shift 32: every position is in page 0) and grows by building a bigger store and moving
+// every object across; packed_pages keeps fixed pages and grows by adding one, so nothing
+// moves (EnTT's storage shape). The pool's slot metadata (generations, occupancy bits, free
+// stack, release queue) stays in SlotPages without object bytes, so handles, release_later()
+// and validate() keep one path; this class only knows positions. It needs T's move
+// constructor to be noexcept: removals run inside noexcept release(), and a move that threw
+// half-way would lose an object.
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/slot_page.hpp>
@@ -30,80 +35,101 @@ class PackedStore {
  public:
   using Slot = RawSlot<T>;
 
+  // Positions [first, first + count) of one page: what a pass walks, a page at a time.
+  struct Run {
+    Slot* objects;
+    const std::uint32_t* dense;
+    std::uint32_t first;
+    std::uint32_t count;
+  };
+
   PackedStore() noexcept = default;
-  explicit PackedStore(std::size_t capacity) : objects_(capacity), dense_index_(capacity), position_(capacity) {
-    poison_bytes(objects_.data(), objects_.size() * sizeof(Slot));
+  // One page of `capacity` positions (packed).
+  explicit PackedStore(std::size_t capacity) {
+    if (capacity != 0) add_page(capacity);
   }
-  ~PackedStore() { unpoison_bytes(objects_.data(), objects_.size() * sizeof(Slot)); }  // the pool destroyed the objects
-  PackedStore(PackedStore&& other) noexcept
-      : objects_(std::move(other.objects_)),
-        dense_index_(std::move(other.dense_index_)),
-        position_(std::move(other.position_)),
-        size_(std::exchange(other.size_, 0)) {}
-  PackedStore& operator=(PackedStore&& other) noexcept {
-    if (this != &other) {
-      unpoison_bytes(objects_.data(), objects_.size() * sizeof(Slot));
-      objects_ = std::move(other.objects_);
-      dense_index_ = std::move(other.dense_index_);
-      position_ = std::move(other.position_);
-      size_ = std::exchange(other.size_, 0);
-    }
-    return *this;
-  }
-  PackedStore(const PackedStore&) = delete;
-  PackedStore& operator=(const PackedStore&) = delete;
+  // No pages yet; each add_page() adds 1 << shift positions (packed_pages). The last page may
+  // be shorter (a pool whose cap cuts it short), never one before it.
+  struct Paged {
+    unsigned shift;
+  };
+  explicit PackedStore(Paged paged) noexcept : shift_(paged.shift), mask_((std::uint32_t{1} << paged.shift) - 1) {}
 
   std::uint32_t size() const noexcept { return size_; }
-  std::size_t capacity() const noexcept { return objects_.size(); }
+  std::size_t capacity() const noexcept { return capacity_; }
+  std::size_t page_count() const noexcept { return pages_.size(); }
+  std::size_t page_length(std::size_t page) const noexcept { return pages_[page].length(); }
   std::size_t bytes() const noexcept {
-    return objects_.capacity() * sizeof(Slot) +
-           (dense_index_.capacity() + position_.capacity()) * sizeof(std::uint32_t);
+    std::size_t total = 0;
+    for (const Page& page : pages_) total += page.bytes();
+    return total;
   }
-  Slot* slots() noexcept { return objects_.data(); }
-  const Slot* slots() const noexcept { return objects_.data(); }
-  const std::uint32_t* dense_indices() const noexcept { return dense_index_.data(); }
-  std::uint32_t index_at(std::uint32_t position) const noexcept { return dense_index_[position]; }
-  std::uint32_t position_of(std::uint32_t index) const noexcept { return position_[index]; }
-  T* object(std::uint32_t position) noexcept { return std::launder(reinterpret_cast<T*>(objects_[position].bytes)); }
+  // Adds a page of `length` positions at the end; throws bad_alloc and then changes nothing.
+  void add_page(std::size_t length) {
+    Page page(length);
+    pages_.push_back(std::move(page));  // a Page's move keeps its buffers, and cannot throw
+    capacity_ += length;
+  }
+  // Drops the last page; every position in it is past size().
+  void pop_page() noexcept {
+    capacity_ -= pages_.back().length();
+    pages_.pop_back();
+  }
+
+  std::uint32_t index_at(std::uint32_t position) const noexcept { return page(position).dense[offset(position)]; }
+  std::uint32_t position_of(std::uint32_t index) const noexcept { return page(index).position[offset(index)]; }
+  T* object(std::uint32_t position) noexcept {
+    return std::launder(reinterpret_cast<T*>(page(position).objects[offset(position)].bytes));
+  }
   const T* object(std::uint32_t position) const noexcept {
-    return std::launder(reinterpret_cast<const T*>(objects_[position].bytes));
+    return std::launder(reinterpret_cast<const T*>(page(position).objects[offset(position)].bytes));
   }
-  T* object_of(std::uint32_t index) noexcept { return object(position_[index]); }
-  const T* object_of(std::uint32_t index) const noexcept { return object(position_[index]); }
+  T* object_of(std::uint32_t index) noexcept { return object(position_of(index)); }
+  const T* object_of(std::uint32_t index) const noexcept { return object(position_of(index)); }
+  void* raw(std::uint32_t position) noexcept { return page(position).objects[offset(position)].bytes; }
+  // The positions of page `p` below `count` (a pass's end), for walking a page at a time.
+  Run run(std::size_t p, std::uint32_t count) noexcept {
+    const auto first = static_cast<std::uint32_t>(static_cast<std::uint64_t>(p) << shift_);
+    const std::uint32_t length = static_cast<std::uint32_t>(pages_[p].length());
+    return Run{pages_[p].objects.data(), pages_[p].dense.data(), first,
+               count > first ? std::min(count - first, length) : 0u};
+  }
+  // The page `position` is in, and its offset there (the range-for's cursor).
+  std::size_t page_number(std::uint32_t position) const noexcept {
+    return static_cast<std::size_t>(static_cast<std::uint64_t>(position) >> shift_);
+  }
+  std::uint32_t offset(std::uint32_t position) const noexcept { return position & mask_; }
+  std::uint32_t first_position(std::size_t p) const noexcept {
+    return static_cast<std::uint32_t>(static_cast<std::uint64_t>(p) << shift_);
+  }
+  Slot* page_objects(std::size_t p) noexcept { return pages_[p].objects.data(); }
+  const Slot* page_objects(std::size_t p) const noexcept { return pages_[p].objects.data(); }
 
   // Where a new object for slot `index` is built: the position is claimed (size grows) before
   // T's constructor runs, so a constructor that emplaces gets the next position.
   void* claim_back(std::uint32_t index) noexcept {
     const std::uint32_t position = size_++;
-    dense_index_[position] = index;
-    position_[index] = position;
-    void* where = objects_[position].bytes;
+    set(position, index);
+    void* where = raw(position);
     unpoison_bytes(where, sizeof(T));
     return where;
   }
   // Records an object already built at position size() (growth builds it before the others move in).
-  void adopt_back(std::uint32_t index) noexcept {
-    dense_index_[size_] = index;
-    position_[index] = size_;
-    ++size_;
-  }
-  void* raw(std::uint32_t position) noexcept { return objects_[position].bytes; }
+  void adopt_back(std::uint32_t index) noexcept { set(size_++, index); }
 
   // Closes the hole at `position` (its object already destroyed or moved out): the last object
   // moves in and its slot learns its new place. The vacated last position is poisoned again.
   void fill_hole(std::uint32_t position) noexcept {
     const std::uint32_t last = --size_;
     if (position != last) {
-      relocate(objects_[position].bytes, *object(last));
-      const std::uint32_t moved_index = dense_index_[last];
-      dense_index_[position] = moved_index;
-      position_[moved_index] = position;
+      relocate(raw(position), *object(last));
+      set(position, index_at(last));
     }
-    mark_slot_released(objects_[last].bytes, sizeof(T));
+    mark_slot_released(raw(last), sizeof(T));
   }
   // A hole at `position` whose bytes were never a finished object (its constructor threw).
   void unclaim(std::uint32_t position) noexcept {
-    unpoison_bytes(objects_[position].bytes, sizeof(T));
+    unpoison_bytes(raw(position), sizeof(T));
     fill_hole(position);
   }
   // Takes slot `index`'s object out of the array and returns it, still alive, in `out` (raw
@@ -111,7 +137,7 @@ class PackedStore {
   // destructor that calls back into the pool (releases, emplaces, even clear's loop) finds a
   // packed array with no dying object in it: nothing can move an object mid-destruction.
   T* take_out(std::uint32_t index, Slot& out) noexcept {
-    const std::uint32_t position = position_[index];
+    const std::uint32_t position = position_of(index);
     relocate(out.bytes, *object(position));
     fill_hole(position);
     return std::launder(reinterpret_cast<T*>(out.bytes));
@@ -119,43 +145,81 @@ class PackedStore {
   // Drops slot `index`'s object without a destructor (T trivially destructible).
   void drop(std::uint32_t index) noexcept {
     static_assert(std::is_trivially_destructible_v<T>);
-    fill_hole(position_[index]);
+    fill_hole(position_of(index));
   }
   // A batch of removals in a pool far bigger than the caches (erase_if's release phase) waits
   // on cold lines per victim: its object and dense entry, then the moved object's position
   // entry. Asking for them a few victims ahead overlaps those misses.
-  void prefetch_position(std::uint32_t index) const noexcept { ENGINE_POOL_PREFETCH_READ(&position_[index]); }
-  void prefetch_hole_at(std::uint32_t position) const noexcept {
-    ENGINE_POOL_PREFETCH_WRITE(objects_[position].bytes);
-    ENGINE_POOL_PREFETCH_WRITE(&dense_index_[position]);
+  void prefetch_position(std::uint32_t index) const noexcept {
+    ENGINE_POOL_PREFETCH_READ(&page(index).position[offset(index)]);
   }
-  void prefetch_tail(std::uint32_t from_end) const noexcept {  // where the object `from_end` before the last lives in
-                                                               // position_
-    if (from_end < size_) ENGINE_POOL_PREFETCH_WRITE(&position_[dense_index_[size_ - 1 - from_end]]);
+  void prefetch_hole_at(std::uint32_t position) const noexcept {
+    const Page& p = page(position);
+    ENGINE_POOL_PREFETCH_WRITE(p.objects[offset(position)].bytes);
+    ENGINE_POOL_PREFETCH_WRITE(&p.dense[offset(position)]);
+  }
+  void prefetch_tail(std::uint32_t from_end) const noexcept {  // the position entry of the object `from_end`
+                                                               // before the last
+    if (from_end < size_) prefetch_position(index_at(size_ - 1 - from_end));
   }
   void drop_all() noexcept {  // every object already destroyed (or trivially destructible)
-    for (std::uint32_t p = 0; p < size_; ++p) mark_slot_released(objects_[p].bytes, sizeof(T));
+    for (std::uint32_t p = 0; p < size_; ++p) mark_slot_released(raw(p), sizeof(T));
     size_ = 0;
   }
 
-  // Relocation into a bigger (or smaller) store: same positions, same slot indices. The index
-  // arrays are copied for slots [0, slots); positions beyond size() are never read.
-  void move_into(PackedStore& target, std::uint32_t slots) noexcept {
+  // Relocation into another store (bigger, smaller, or paged otherwise): same positions, same
+  // slot indices. Only live objects' entries are carried; the rest are never read.
+  void move_into(PackedStore& target) noexcept {
     for (std::uint32_t p = 0; p < size_; ++p) {
-      void* where = target.objects_[p].bytes;
+      void* where = target.raw(p);
       unpoison_bytes(where, sizeof(T));
       relocate(where, *object(p));
-      mark_slot_released(objects_[p].bytes, sizeof(T));
+      mark_slot_released(raw(p), sizeof(T));
+      target.set(p, index_at(p));
     }
-    std::copy(dense_index_.begin(), dense_index_.begin() + size_, target.dense_index_.begin());
-    std::copy(position_.begin(), position_.begin() + slots, target.position_.begin());
     target.size_ = size_;
     size_ = 0;
   }
 
  private:
-  // Move-construct at `where`, destroy the source. The pool enters packed mode only for a T
-  // whose move constructor is noexcept; for other T this still compiles, and is never reached.
+  // One page: positions [first, first + length) of the objects and the dense index, and the
+  // position entries of slot indices [first, first + length).
+  struct Page {
+    explicit Page(std::size_t length) : objects(length), dense(length), position(length) {
+      poison_bytes(objects.data(), objects.size() * sizeof(Slot));
+    }
+    ~Page() { unpoison_bytes(objects.data(), objects.size() * sizeof(Slot)); }  // the pool destroyed the objects
+    Page(Page&&) noexcept = default;  // the buffers move with it: no object moves
+    Page& operator=(Page&& other) noexcept {
+      if (this != &other) {
+        unpoison_bytes(objects.data(), objects.size() * sizeof(Slot));
+        objects = std::move(other.objects);
+        dense = std::move(other.dense);
+        position = std::move(other.position);
+      }
+      return *this;
+    }
+    Page(const Page&) = delete;
+    Page& operator=(const Page&) = delete;
+    std::size_t length() const noexcept { return dense.size(); }
+    std::size_t bytes() const noexcept {
+      return objects.capacity() * sizeof(Slot) + (dense.capacity() + position.capacity()) * sizeof(std::uint32_t);
+    }
+
+    std::vector<Slot, UninitializedAllocator<Slot>> objects;
+    std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> dense;
+    // Only live slots' entries mean anything (a free slot's entry is stale and never read).
+    std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> position;
+  };
+
+  Page& page(std::uint32_t at) noexcept { return pages_[page_number(at)]; }
+  const Page& page(std::uint32_t at) const noexcept { return pages_[page_number(at)]; }
+  void set(std::uint32_t position, std::uint32_t index) noexcept {
+    page(position).dense[offset(position)] = index;
+    page(index).position[offset(index)] = position;
+  }
+  // Move-construct at `where`, destroy the source. The pool enters a packed layout only for a
+  // T whose move constructor is noexcept; for other T this still compiles, and is never reached.
   static void relocate(void* where, T& from) noexcept {
     if constexpr (std::is_move_constructible_v<T>) {
       ::new (where) T(std::move(from));
@@ -165,10 +229,10 @@ class PackedStore {
     }
   }
 
-  std::vector<Slot, UninitializedAllocator<Slot>> objects_;
-  std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> dense_index_;
-  // Only live slots' entries mean anything (a free slot's entry is stale and never read).
-  std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> position_;
+  std::vector<Page> pages_;
+  unsigned shift_ = 32;  // one page holds every position (packed)
+  std::uint32_t mask_ = 0xFFFFFFFFu;
+  std::size_t capacity_ = 0;
   std::uint32_t size_ = 0;
 };
 

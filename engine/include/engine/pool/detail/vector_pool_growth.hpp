@@ -9,24 +9,31 @@
 
 namespace engine {
 
-// A stable growth publishes the new page, then builds the object in its first slot like any
-// bump emplace. If the constructor throws and did not itself use the new page, the page goes
-// again and the page table is the one from before: the pool is exactly as it was.
+// A paged growth (stable, packed_pages) publishes the new page, then builds the object in its
+// first slot (packed_pages: at the back of the dense array, the new store page's first
+// position) like any bump emplace. If the constructor throws and did not itself use the new
+// page, the page goes again and the page table is the one from before: the pool is exactly as
+// it was.
 template <class T>
 template <class... Args>
-void VectorPool<T>::construct_in_new_page(std::uint32_t index, void* where, std::vector<Page>* old_table,
-                                          Args&&... args) {
-  detail::unpoison_bytes(where, sizeof(T));
+void VectorPool<T>::construct_in_new_page(std::uint32_t index, std::vector<Page>* old_table, Args&&... args) {
+  const bool packed = state_.packed;
+  void* const where = packed ? store_.claim_back(index) : locate(index).slots[locate(index).offset].bytes;
+  if (!packed) detail::unpoison_bytes(where, sizeof(T));
+  building_ += packed ? 1u : 0u;  // see construct_packed
   build_object(
       where,
       [&] {
+        building_ -= packed ? 1u : 0u;
+        if (packed) store_.unclaim(store_.position_of(index));           // objects its nested emplaces built stay
         if (state_.used != index + 1 || state_.pending_count > index) {  // the constructor used the page: keep it
-          unclaim(index, where, false);
+          unclaim(index, packed ? nullptr : where, false);
           return;
         }
-        detail::mark_slot_released(where, sizeof(T));
+        if (!packed) detail::mark_slot_released(where, sizeof(T));
         state_.used = index;
         pages_.pop_back();
+        if (packed) store_.pop_page();
         if (old_table != nullptr) {  // back into the old table: same capacity, same bytes_held
           for (std::size_t p = 0; p < pages_.size(); ++p) (*old_table)[p] = std::move(pages_[p]);
           pages_.swap(*old_table);
@@ -36,6 +43,7 @@ void VectorPool<T>::construct_in_new_page(std::uint32_t index, void* where, std:
         forget_queue_tail();  // it may point into the page that went
       },
       std::forward<Args>(args)...);
+  building_ -= packed ? 1u : 0u;
 }
 
 // The new object is constructed in the new memory before anything is committed, so a
@@ -51,18 +59,21 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   }
   const std::size_t old_capacity = state_.capacity;
 
-  if (state_.policy.storage == StorageMode::stable) {
+  if (is_paged_storage(state_.policy.storage)) {
     // Below the cap every page is whole (a short page only ends a pool at its cap), so the
     // next index is exactly where the new page starts.
     ENGINE_POOL_ASSERT(std::size_t{index} == pages_.size() << state_.shift,
-                       "stable pool: capacity does not end on a page boundary");
+                       "paged pool: capacity does not end on a page boundary");
+    const std::size_t length = stable_page_length(pages_.size(), state_.policy.page_slots);
+    const std::size_t bytes_before_store = store_.bytes();
     std::optional<Page> page;
     std::vector<Page> table;  // a bigger page table, when pages_ is full
     try {                     // allocate everything first: if anything fails, pages_ has not even changed its capacity
-      page.emplace(stable_page_length(pages_.size(), state_.policy.page_slots));
+      page.emplace(length, !state_.packed);
       if (pages_.size() == pages_.capacity()) {  // geometric, so the page table costs O(1) amortised
         table.reserve(std::max<std::size_t>(8, pages_.size() * 2));
       }
+      if (state_.packed) store_.add_page(length);  // last: when it throws, it added nothing
     } catch (const std::bad_alloc&) {
       ++state_.counters.failed_emplaces;
       return PoolHandle{};
@@ -72,14 +83,13 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
       for (Page& kept : pages_) table.push_back(std::move(kept));
       pages_.swap(table);  // `table` keeps the old array (hollow pages) for a rollback
     }
-    const std::size_t bytes = page->bytes();
-    void* const where = page->raw(0);
+    const std::size_t bytes = page->bytes() + (state_.packed ? store_.bytes() - bytes_before_store : 0);
     pages_.push_back(std::move(*page));
     state_.capacity = stable_capacity();
     refresh_flat_view();  // two pages now: every index goes through the page table
     ++state_.used;        // claimed, as in emplace()
     generation(index) = state_.fresh_generation;
-    construct_in_new_page(index, where, new_table ? &table : nullptr, std::forward<Args>(args)...);
+    construct_in_new_page(index, new_table ? &table : nullptr, std::forward<Args>(args)...);
     const PoolHandle handle = commit_emplace(index, locate(index));
     announce(GrowthEvent{old_capacity, state_.capacity, bytes, 0, false,
                          std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
@@ -180,15 +190,18 @@ std::uint32_t VectorPool<T>::stable_capacity() const noexcept {
 template <class T>
 bool VectorPool<T>::grow_stable_by_pages(std::size_t count) {
   std::vector<Page> added;
-  try {  // pages first, so a failure leaves pages_ exactly as it was
+  std::size_t store_pages = 0;  // packed_pages: store pages added so far (taken back on failure)
+  try {                         // pages first, so a failure leaves pages_ exactly as it was
     added.reserve(count);
     for (std::size_t p = 0; p < count; ++p) {
-      added.emplace_back(stable_page_length(pages_.size() + p, state_.policy.page_slots));
+      added.emplace_back(stable_page_length(pages_.size() + p, state_.policy.page_slots), !state_.packed);
     }
-    if (pages_.capacity() < pages_.size() + count) {
+    for (; state_.packed && store_pages < count; ++store_pages) store_.add_page(added[store_pages].slot_count());
+    if (pages_.capacity() < pages_.size() + count) {  // last: the page table's size shows in bytes_held
       pages_.reserve(std::max(pages_.size() + count, pages_.size() * 2));
     }
   } catch (const std::bad_alloc&) {
+    for (; store_pages > 0; --store_pages) store_.pop_page();
     return false;
   }
   for (Page& page : added) pages_.push_back(std::move(page));
@@ -203,7 +216,7 @@ bool VectorPool<T>::reserve(std::size_t slots) {
   if (slots > state_.policy.max_capacity) return false;
   const auto started = Clock::now();
   const std::size_t old_capacity = state_.capacity;
-  if (state_.policy.storage == StorageMode::stable) {
+  if (is_paged_storage(state_.policy.storage)) {
     const std::size_t pages_needed = (slots + state_.policy.page_slots - 1) / state_.policy.page_slots;
     const std::size_t bytes_before = stats().bytes_held;
     if (!grow_stable_by_pages(pages_needed - pages_.size())) return false;

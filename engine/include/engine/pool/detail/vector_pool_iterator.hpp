@@ -58,7 +58,7 @@ class VectorPool<T>::basic_iterator {
       return *this;
     }
     if (packed_) {  // the current object released: another moved into its place, visit that one next
-      auto position = static_cast<std::uint32_t>(slot_in_page());
+      auto position = static_cast<std::uint32_t>(pool_->store_.first_position(page_) + slot_in_page());
       if (position < pool_->store_.size() && pool_->store_.index_at(position) == index_) ++position;
       seek_position(position);
       return *this;
@@ -87,7 +87,6 @@ class VectorPool<T>::basic_iterator {
   explicit basic_iterator(Pool& pool) noexcept : pool_(&pool), epoch_(pool.state_.storage_epoch) {
     if (pool.state_.packed) {
       packed_ = true;
-      slots_ = pool.store_.slots();
       seek_position(0);
       return;
     }
@@ -105,8 +104,9 @@ class VectorPool<T>::basic_iterator {
     words_ = p.words();
     word_ = 0;
   }
-  // Packed: position p is encoded as word p / 64 with the single bit p % 64, so operator->,
-  // slot_in_page() and operator== need no branch; past the dense end it is end().
+  // Packed: position p is its store page, and its offset there encoded as word offset / 64
+  // with the single bit offset % 64, so operator->, slot_in_page() and operator== need no
+  // branch; past the dense end it is end().
   void seek_position(std::uint32_t position) noexcept {
     if (position >= pool_->store_.size()) {
       bits_ = 0;
@@ -114,9 +114,11 @@ class VectorPool<T>::basic_iterator {
       word_ = 0;
       return;
     }
-    page_ = 0;
-    word_ = position / detail::bits_per_word;
-    bits_ = std::uint64_t{1} << (position % detail::bits_per_word);
+    page_ = pool_->store_.page_number(position);
+    slots_ = pool_->store_.page_objects(page_);
+    const std::uint32_t offset = pool_->store_.offset(position);
+    word_ = offset / detail::bits_per_word;
+    bits_ = std::uint64_t{1} << (offset % detail::bits_per_word);
     index_ = pool_->store_.index_at(position);
   }
   void settle() noexcept {  // moves forward to the next set bit, or to end (bits_ == 0)

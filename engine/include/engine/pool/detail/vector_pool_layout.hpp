@@ -16,6 +16,7 @@ GrowthPolicy VectorPool<T>::normalized(GrowthPolicy policy) noexcept {
   policy.initial_capacity = std::min(policy.initial_capacity, policy.max_capacity);
   if constexpr (!packable) {  // a release would move objects whose move may throw: see StorageMode::packed
     if (policy.storage == StorageMode::packed) policy.storage = StorageMode::contiguous;
+    if (policy.storage == StorageMode::packed_pages) policy.storage = StorageMode::stable;  // still never moves
   }
   policy.page_slots = page_slots_for(policy.page_slots, sizeof(typename Page::Slot));
   return policy;
@@ -25,7 +26,7 @@ template <class T>
 typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std::size_t page_slots,
                                                           std::size_t slots) const {
   Layout layout;
-  if (mode != StorageMode::stable) {  // one page; packed: metadata only, plus the dense store
+  if (!is_paged_storage(mode)) {  // one page; packed: metadata only, plus the dense store
     layout.capacity = static_cast<std::uint32_t>(slots);
     layout.packed = mode == StorageMode::packed;
     if (slots != 0) {
@@ -41,14 +42,18 @@ typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std:
   }
   layout.shift = detail::log2_exact(page_slots);
   layout.mask = static_cast<std::uint32_t>(page_slots - 1);
+  layout.packed = mode == StorageMode::packed_pages;  // pages of metadata, plus a paged dense store
+  if (layout.packed) layout.store = Store(typename Store::Paged{layout.shift});
   const std::size_t page_count = (slots + page_slots - 1) / page_slots;
   layout.pages.reserve(page_count);
   std::size_t total = 0;
   for (std::size_t p = 0; p < page_count; ++p) {
-    layout.pages.emplace_back(stable_page_length(p, page_slots));
+    layout.pages.emplace_back(stable_page_length(p, page_slots), !layout.packed);
     total += layout.pages.back().slot_count();
     layout.bytes += layout.pages.back().bytes();
+    if (layout.packed) layout.store.add_page(layout.pages.back().slot_count());
   }
+  layout.bytes += layout.store.bytes();
   layout.capacity = static_cast<std::uint32_t>(std::min(total, state_.policy.max_capacity));
   return layout;
 }
@@ -143,16 +148,20 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
     return 0;
   } else {
     const std::size_t moved = state_.packed ? store_.size() : size();
+    const auto page_in = [&target](std::uint32_t index) -> Page& {
+      return target
+          .pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page];
+    };
     if (state_.packed && target.packed) {
-      store_.move_into(target.store, std::min(state_.used, target.capacity));
-      for (std::uint32_t p = 0; p < target.store.size(); ++p)
-        target.pages.front().set_occupied(target.store.index_at(p));
+      store_.move_into(target.store);
+      for (std::uint32_t p = 0; p < target.store.size(); ++p) {
+        const std::uint32_t index = target.store.index_at(p);
+        page_in(index).set_occupied(index & target.mask);
+      }
     } else if (state_.packed) {
       for (std::uint32_t p = 0; p < store_.size(); ++p) {
         const std::uint32_t index = store_.index_at(p);
-        Page& to =
-            target
-                .pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page];
+        Page& to = page_in(index);
         const std::size_t offset = index & target.mask;
         detail::unpoison_bytes(to.raw(offset), sizeof(T));
         ::new (to.raw(offset)) T(std::move(*store_.object(p)));
@@ -170,7 +179,7 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
             const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
             ::new (target.store.claim_back(index)) T(std::move(*page.object(offset)));
             page.object(offset)->~T();
-            target.pages.front().set_occupied(index);
+            page_in(index).set_occupied(index & target.mask);
           }
         }
       }
@@ -257,7 +266,7 @@ void VectorPool<T>::refresh_flat_view() noexcept {
 template <class T>
 void VectorPool<T>::shrink_to_fit() {
   if (refuse_mid_pass("shrink_to_fit() inside for_each/erase_if or T's constructor/destructor")) return;
-  if (state_.policy.storage == StorageMode::stable) {
+  if (is_paged_storage(state_.policy.storage)) {
     std::size_t keep = pages_.size();
     while (keep > 0 && pages_[keep - 1].is_empty()) --keep;
     if (keep == pages_.size()) return;
@@ -265,6 +274,9 @@ void VectorPool<T>::shrink_to_fit() {
     const auto first_dropped = static_cast<std::uint32_t>(keep << state_.shift);
     retire_generations(first_dropped, state_.used);
     pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(keep), pages_.end());
+    // packed_pages: live objects <= the slots kept, so the dense positions all sit in the
+    // store pages kept beside them.
+    while (state_.packed && store_.page_count() > keep) store_.pop_page();
     ++state_.storage_epoch;  // a range-for may hold a dropped page: its next step must notice
     state_.capacity = stable_capacity();
     refresh_flat_view();  // maybe one page again
@@ -301,11 +313,11 @@ void VectorPool<T>::shrink_to_fit() {
 template <class T>
 bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
   if (refuse_mid_pass("set_policy() inside for_each/erase_if or T's constructor/destructor")) return false;
-  if (!packable && requested.storage == StorageMode::packed) return false;  // see StorageMode::packed
+  if (!packable && is_packed_storage(requested.storage)) return false;  // see StorageMode::packed
   const GrowthPolicy next = normalized(requested);
   if (next.max_capacity < state_.capacity) return false;
   const bool same_layout = next.storage == state_.policy.storage &&
-                           (next.storage != StorageMode::stable || next.page_slots == state_.policy.page_slots);
+                           (!is_paged_storage(next.storage) || next.page_slots == state_.policy.page_slots);
   const auto started = Clock::now();
   const std::size_t old_capacity = state_.capacity;
   const GrowthPolicy previous = state_.policy;
@@ -314,10 +326,10 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
     // Stable: a last page cut short by the old cap must be rebuilt at the length the new
     // cap allows, or the next page would start past a hole (page p starts at p * page_slots).
     // Otherwise the cap only moves state_.capacity over slots the pages already hold.
-    const bool short_last_page = next.storage == StorageMode::stable && !pages_.empty() &&
+    const bool short_last_page = is_paged_storage(next.storage) && !pages_.empty() &&
                                  pages_.back().slot_count() < stable_page_length(pages_.size() - 1, next.page_slots);
     if (!short_last_page) {
-      if (next.storage == StorageMode::stable) state_.capacity = stable_capacity();
+      if (is_paged_storage(next.storage)) state_.capacity = stable_capacity();
       ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after set_policy");
       return true;
     }
@@ -328,7 +340,11 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
   }
   Layout layout;
   try {
-    layout = same_layout ? make_longer_last_page() : make_layout(next.storage, next.page_slots, state_.capacity);
+    // packed_pages rebuilds its short last page by rebuilding the store (its positions are not
+    // its slots: the objects in that page could belong anywhere).
+    layout = same_layout && next.storage == StorageMode::stable
+                 ? make_longer_last_page()
+                 : make_layout(next.storage, next.page_slots, state_.capacity);
   } catch (const std::bad_alloc&) {
     state_.policy = previous;
     return false;

@@ -55,11 +55,12 @@ void VectorPool<T>::reset_to_empty() noexcept {
   store_ = Store{};
   State fresh;
   fresh.policy = state_.policy;
-  fresh.packed = fresh.policy.storage == StorageMode::packed;
-  if (fresh.policy.storage == StorageMode::stable) {
+  fresh.packed = is_packed_storage(fresh.policy.storage);
+  if (is_paged_storage(fresh.policy.storage)) {
     fresh.shift = detail::log2_exact(fresh.policy.page_slots);
     fresh.mask = static_cast<std::uint32_t>(fresh.policy.page_slots - 1);
   }
+  if (fresh.policy.storage == StorageMode::packed_pages) store_ = Store(typename Store::Paged{fresh.shift});
   fresh.seed = detail::next_generation_seed();
   fresh.fresh_generation = fresh.seed;
   fresh.storage_epoch = state_.storage_epoch + 1;

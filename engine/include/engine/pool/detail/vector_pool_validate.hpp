@@ -35,7 +35,7 @@ bool VectorPool<T>::validate() const {
   if (state_.used > state_.capacity || live_count > state_.used || state_.free_count > state_.used - live_count)
     return false;
   if (callbacks_ == 0 && state_.free_count != state_.used - live_count) return false;
-  const bool stable = state_.policy.storage == StorageMode::stable;
+  const bool stable = is_paged_storage(state_.policy.storage);  // stable or packed_pages: fixed pages
   if (stable ? (state_.shift != detail::log2_exact(state_.policy.page_slots) ||
                 state_.mask != state_.policy.page_slots - 1)
              : (state_.shift != contiguous_shift || pages_.size() > 1)) {
@@ -63,11 +63,11 @@ bool VectorPool<T>::validate() const {
   if (live != live_count || state_.counters.peak_used < state_.used) return false;
   // Packed: the dense array holds exactly the live objects, each slot knows its position, and
   // the pages hold no object bytes; other layouts have no store at all.
-  if (state_.packed != (state_.policy.storage == StorageMode::packed)) return false;
+  if (state_.packed != is_packed_storage(state_.policy.storage)) return false;
   if (state_.packed) {
-    if (store_.capacity() != state_.capacity ||
-        (!pages_.empty() && pages_.front().holds_objects() && state_.capacity != 0)) {
-      return false;
+    if (store_.capacity() != slots || store_.page_count() != pages_.size()) return false;
+    for (std::size_t p = 0; p < pages_.size(); ++p) {  // one store page beside each page of metadata
+      if (pages_[p].holds_objects() || store_.page_length(p) != pages_[p].slot_count()) return false;
     }
     if (callbacks_ == 0) {
       if (store_.size() != live_count) return false;
