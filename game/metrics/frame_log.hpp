@@ -27,7 +27,7 @@ struct SimStats;
 // (0) reads as pooled with no growth, never as a false heap span.
 inline constexpr std::uint8_t kFrameTagHeap = 1;         // pooling was off for (some of) the frame's steps
 inline constexpr std::uint8_t kFrameTagStorageGrew = 2;  // a store grew in the frame (FrameLog)
-inline constexpr std::uint8_t kFrameTagPoolRebuilt = 4;  // a pool was rebuilt: pooling back on, storage changed
+inline constexpr std::uint8_t kFrameTagPoolRebuilt = 4;  // a pool was rebuilt: pooling on or off, storage changed
 inline constexpr std::uint8_t kFrameTagSwitched = 8;     // pooling was switched on or off: every object migrated
 
 // The tag of one step, from the applied pooling before and after it and what its stores did.

@@ -30,9 +30,11 @@ void MemorySnapshot::take(PoolId id, const ObjectStore<T>& store) {
       store.pool().active_indices(walk_);
     }
     m.map.build_walk_view(walk_.data(), walk_.size());
-  } else {
-    const std::vector<T*>& objects = store.heap_objects();
-    m.map.build_scatter(reinterpret_cast<const void* const*>(objects.data()), objects.size(), sizeof(T));
+  } else {  // the heap layout: each object's own address, in the order its walk reads them
+    scatter_.clear();
+    scatter_.reserve(store.size());  // allocates only after the store grew
+    store.for_each([&](const T& object) { scatter_.push_back(&object); });
+    m.map.build_scatter(scatter_.data(), scatter_.size(), sizeof(T));
   }
 }
 

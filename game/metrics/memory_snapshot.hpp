@@ -47,7 +47,8 @@ class MemorySnapshot {
 
   std::array<PoolMemory, kPoolCount> pools_{};
   HeapFigures heap_;
-  std::vector<std::uint32_t> walk_;  // the walk order fed to the walk view, reused
+  std::vector<std::uint32_t> walk_;   // the walk order fed to the walk view, reused
+  std::vector<const void*> scatter_;  // heap mode: the objects' addresses, reused
   std::uint64_t step_ = 0;
   bool taken_ = false;
 };

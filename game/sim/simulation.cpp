@@ -162,13 +162,13 @@ void Simulation::apply_settings() {
     particles_.store().set_walk(want.walk);
     enemies_.store().set_walk(want.walk);
   }
-  // Pooling: every live object moves between the pool and its own heap allocation.
+  // Pooling: every live object moves between the pool's layout and its heap layout (its own
+  // allocation each). Handles stay valid: homing shots keep their targets with no patching.
   if (want.pooling != applied_.pooling) {
     player_bullets_.store().set_pooling(want.pooling);
     enemy_bullets_.store().set_pooling(want.pooling);
     particles_.store().set_pooling(want.pooling);
     enemies_.store().set_pooling(want.pooling);
-    patch_homing_targets();  // the enemy store re-issued its handles
   }
   switched_ = switches_between(applied_, want);
   applied_ = want;
@@ -412,15 +412,6 @@ void Simulation::fire_weapon(float shots, int count) {
       }
     }
   }
-}
-
-// set_pooling re-issued every enemy handle: a homing shot's target becomes the same enemy's
-// new handle (or ObjectStore::kGone, refused next step, if that enemy had died).
-void Simulation::patch_homing_targets() {
-  auto& enemies = enemies_.store();
-  player_bullets_.store().for_each([&](Bullet& b) {
-    if (b.homing() && b.target != kSeekingTarget) b.target = enemies.translate(b.target);
-  });
 }
 
 void Simulation::resolve_hits() {

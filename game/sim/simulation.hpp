@@ -144,7 +144,6 @@ class Simulation {
   void update_heat(bool firing);
   float heat_multiplier() const noexcept;
   void fire_weapon(float shots, int bullets_per_shot);
-  void patch_homing_targets();
   void emit_trail();
   void update_camping();
   Vec2 charger_entry(std::uint64_t n) const;

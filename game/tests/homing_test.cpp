@@ -133,6 +133,7 @@ TEST_P(HomingShot, SearchPicksTheNearestAndBreaksTiesBySeq) {
   const engine::PoolHandle high = place(20, {500, 400});  // spawned first, higher seq
   const engine::PoolHandle low = place(7, {700, 400});
   Bullet* b = bullets_.fire({600, 100}, {0, 950}, 3, 0xffffffffu, 1);
+  ASSERT_NE(b, nullptr);
   b->target = kSeekingTarget;
   step();
   EXPECT_EQ(shot()->target, low);
@@ -143,6 +144,7 @@ TEST_P(HomingShot, SearchPicksTheNearestAndBreaksTiesBySeq) {
 TEST_P(HomingShot, NothingInRangeFliesStraightAndCountsNothing) {
   place(1, {1200, 700});  // far outside seek_radius
   Bullet* b = bullets_.fire({100, 100}, {0, 950}, 3, 0xffffffffu, 1);
+  ASSERT_NE(b, nullptr);
   b->target = kSeekingTarget;
   for (int i = 0; i < 10; ++i) step();
   ASSERT_NE(shot(), nullptr);

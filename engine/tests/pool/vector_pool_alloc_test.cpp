@@ -111,6 +111,7 @@ class ZeroAllocation : public ::testing::TestWithParam<StorageMode> {
 };
 
 TEST_P(ZeroAllocation, BigCullsWithReleaseLaterAndEraseIfNeverAllocate) {
+  if (GetParam() == StorageMode::heap) GTEST_SKIP() << "heap allocates per object: HeapLayout tests that";
   VectorPool<Tracked> pool(warm_up_policy(GetParam()));
   warm_up(pool);
   const engine::PoolStats warm = pool.stats();
@@ -152,6 +153,7 @@ TEST_P(ZeroAllocation, BigCullsWithReleaseLaterAndEraseIfNeverAllocate) {
 // Handles queued several times, or queued and then released directly (and their slots
 // reused and queued again), could make a naive queue grow without bound between flushes.
 TEST_P(ZeroAllocation, RepeatedAndStaleQueueEntriesNeitherOverflowNorAllocate) {
+  if (GetParam() == StorageMode::heap) GTEST_SKIP() << "heap allocates per object: HeapLayout tests that";
   VectorPool<Tracked> pool(warm_up_policy(GetParam()));
   warm_up(pool);
   const engine::PoolStats warm = pool.stats();
@@ -204,6 +206,37 @@ TEST_P(ZeroAllocation, QueueMemoryIsCountedInBytesHeld) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModes, ZeroAllocation, ::testing::ValuesIn(kAllModes), mode_name);
+
+// The heap layout is pooling off: exactly one allocation per emplace (the object's own, as
+// `new T` makes it) and none per release, once its pages of pointers and handles exist; a
+// release frees the object and moves a pointer, never another object.
+TEST(HeapLayout, OneAllocationPerEmplaceNonePerReleaseAndNoObjectMoves) {
+  Lifetimes::reset();
+  {
+    VectorPool<Tracked> pool(warm_up_policy(StorageMode::heap));
+    ASSERT_TRUE(pool.reserve(1024));
+    std::vector<PoolHandle> handles;
+    handles.reserve(1000);
+    const std::size_t before = g_allocations;
+    for (int i = 0; i < 1000; ++i) handles.push_back(*pool.emplace(i));
+    EXPECT_EQ(g_allocations - before, 1000u);
+    std::vector<const Tracked*> addresses;
+    for (const PoolHandle h : handles) addresses.push_back(pool.get(h));
+    const std::size_t before_release = g_allocations;
+    const long moves_before = Lifetimes::moves;
+    for (std::size_t i = 0; i < handles.size(); i += 2) ASSERT_TRUE(pool.release(handles[i]));
+    EXPECT_EQ(pool.erase_if([](const Tracked& t) { return t.value() % 3 == 0; }), 333u - 166u);
+    EXPECT_EQ(g_allocations, before_release);
+    EXPECT_EQ(Lifetimes::moves, moves_before) << "a release moves a pointer, not an object";
+    for (std::size_t i = 1; i < handles.size(); i += 2) {
+      if (i % 3 == 0) continue;
+      EXPECT_EQ(pool.get(handles[i]), addresses[i]) << i;
+    }
+    EXPECT_TRUE(pool.validate());
+    EXPECT_GE(pool.stats().bytes_held, pool.size() * sizeof(Tracked)) << "the objects' own allocations count";
+  }
+  EXPECT_EQ(Lifetimes::live(), 0);
+}
 
 // The allocation counter itself works (so a zero above means something).
 TEST(AllocationCounter, CountsVectorGrowth) {

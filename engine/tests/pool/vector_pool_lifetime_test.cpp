@@ -205,9 +205,10 @@ TEST_P(Lifetime, ThrowingMoveIsRelocatedByCopyAndAFailedCopyRollsBack) {
   VectorPool<ThrowingTracked> pool(policy(GetParam(), 64));
   // Packed needs a noexcept move (a release moves an object): this T gets contiguous instead,
   // and packed_pages gets stable (still nothing moves on growth).
-  const StorageMode mode = GetParam() == StorageMode::packed         ? StorageMode::contiguous
-                           : GetParam() == StorageMode::packed_pages ? StorageMode::stable
-                                                                     : GetParam();
+  const StorageMode mode = GetParam() == StorageMode::packed ? StorageMode::contiguous
+                           : GetParam() == StorageMode::packed_pages || GetParam() == StorageMode::heap
+                               ? StorageMode::stable
+                               : GetParam();
   EXPECT_EQ(pool.policy().storage, mode);
   std::vector<PoolHandle> handles;
   for (int i = 0; i < 64; ++i) handles.push_back(*pool.emplace(i));
@@ -225,6 +226,8 @@ TEST_P(Lifetime, ThrowingMoveIsRelocatedByCopyAndAFailedCopyRollsBack) {
   EXPECT_FALSE(pool.set_policy(packed)) << "packed refused for a T whose move may throw";
   packed.storage = StorageMode::packed_pages;
   EXPECT_FALSE(pool.set_policy(packed)) << "packed_pages refused for a T whose move may throw";
+  packed.storage = StorageMode::heap;
+  EXPECT_FALSE(pool.set_policy(packed)) << "heap refused for a T whose move may throw";
   EXPECT_EQ(pool.policy().storage, mode);
   const long copies_before = Lifetimes::copies;
   ASSERT_TRUE(pool.set_policy(other));
@@ -242,6 +245,7 @@ struct Huge {
 
 TEST_P(Lifetime, FailedAllocationReturnsNulloptAndChangesNothing) {
   if (engine::detail::asan_poisoning) GTEST_SKIP() << "ASan aborts on impossible allocations instead of throwing";
+  if (GetParam() == StorageMode::heap) GTEST_SKIP() << "heap allocates objects one at a time: HeapLayout tests that";
 #if defined(__SANITIZE_THREAD__)
   GTEST_SKIP() << "TSan's allocator reports out-of-memory on impossible allocations instead of throwing";
 #endif
@@ -279,6 +283,37 @@ TEST_P(Lifetime, FailedAllocationReturnsNulloptAndChangesNothing) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModes, Lifetime, ::testing::ValuesIn(kAllModes), mode_name);
+
+// A terabyte per object: the heap layout's own allocation of one fails however the kernel
+// overcommits. Refused like any failed emplace, with the pool as it was, whether the failure
+// comes with a growth (a new page of pointers) or without.
+struct Giant {
+  explicit Giant(int v) : value(v) {}
+  int value;
+  unsigned char payload[(std::size_t{1} << 40) - sizeof(int)];
+};
+
+TEST(HeapLayout, AnObjectAllocationThatFailsIsRefusedAndChangesNothing) {
+  if (engine::detail::asan_poisoning) GTEST_SKIP() << "ASan aborts on impossible allocations instead of failing";
+#if defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "TSan's allocator reports out-of-memory on impossible allocations instead of failing";
+#endif
+  VectorPool<Giant> pool(policy(StorageMode::heap, 0));
+  const PoolStats empty = pool.stats();
+  EXPECT_FALSE(pool.emplace(1).has_value()) << "with a growth";
+  PoolStats after = pool.stats();
+  EXPECT_EQ(after.failed_emplaces, empty.failed_emplaces + 1);
+  after.failed_emplaces = empty.failed_emplaces;
+  EXPECT_TRUE(same_counts(empty, after));
+  ASSERT_TRUE(pool.reserve(64));
+  const PoolStats reserved = pool.stats();
+  EXPECT_FALSE(pool.emplace(2).has_value()) << "into a free slot";
+  after = pool.stats();
+  EXPECT_EQ(after.failed_emplaces, reserved.failed_emplaces + 1);
+  after.failed_emplaces = reserved.failed_emplaces;
+  EXPECT_TRUE(same_counts(reserved, after));
+  EXPECT_TRUE(pool.validate());
+}
 
 TEST(LifetimeContiguous, FailedCopyDuringGrowthLeavesThePoolAsItWas) {
   Lifetimes::reset();

@@ -21,6 +21,11 @@ enum class StorageMode : std::uint8_t {
                  // like stable's, so growth adds a page and nothing moves (EnTT's storage shape); a
                  // pass crosses a page edge every page_slots objects. Needs what packed needs (else
                  // the constructor falls back to stable and set_policy() returns false)
+  heap,          // no pool: each object its own `new` (one allocation per emplace, one delete per
+                 // release), found through pages of pointers walked in order, a release moving the
+                 // last pointer into the hole: the std::vector<T*> a game without a pool keeps, with
+                 // the pool's handles, so a game can switch pooling off and on live. Needs what packed
+                 // needs (else the constructor falls back to stable and set_policy() returns false)
 };
 
 // The names scenario files, flags and reports use.
@@ -32,6 +37,8 @@ constexpr const char* storage_mode_name(StorageMode mode) noexcept {
       return "packed";
     case StorageMode::packed_pages:
       return "packed_pages";
+    case StorageMode::heap:
+      return "heap";
     case StorageMode::contiguous:
       break;
   }
@@ -39,12 +46,13 @@ constexpr const char* storage_mode_name(StorageMode mode) noexcept {
 }
 
 // Live objects dense in a PackedStore (a release moves the last one into the hole).
+// Heap counts: its pointers are dense, and a release moves the last pointer.
 constexpr bool is_packed_storage(StorageMode mode) noexcept {
-  return mode == StorageMode::packed || mode == StorageMode::packed_pages;
+  return mode == StorageMode::packed || mode == StorageMode::packed_pages || mode == StorageMode::heap;
 }
 // Fixed pages that growth adds to and nothing moves in (page_slots applies).
 constexpr bool is_paged_storage(StorageMode mode) noexcept {
-  return mode == StorageMode::stable || mode == StorageMode::packed_pages;
+  return mode == StorageMode::stable || mode == StorageMode::packed_pages || mode == StorageMode::heap;
 }
 
 struct GrowthPolicy {

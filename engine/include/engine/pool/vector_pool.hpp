@@ -574,6 +574,11 @@ template <class... Args>
 ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_packed(std::uint32_t index, const SlotRef& at, bool from_free_stack,
                                                            Args&&... args) {
   void* const where = store_.claim_back(index);
+  if (where == nullptr) {  // heap: its allocation failed
+    unclaim(index, nullptr, from_free_stack);
+    ++state_.counters.failed_emplaces;
+    return PoolHandle{};
+  }
   ++building_;
   build_object(
       where,
@@ -670,6 +675,7 @@ ENGINE_POOL_HOT void VectorPool<T>::destroy_packed(std::uint32_t index) noexcept
     T* const object = store_.take_out(index, taken);
     CallbackScope scope(*this);
     object->~T();
+    store_.dispose(object);  // heap: frees it
   }
 }
 
@@ -949,14 +955,20 @@ void VectorPool<T>::visit_live(Self& self, F& f) {
     for (std::size_t p = 0; p < store.page_count(); ++p) {
       const typename Store::Run run = store.run(p, count);
       if (run.count == 0) break;
-      for (std::uint32_t k = 0; k < run.count; ++k) {
-        Ref object = *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(run.objects[k].bytes));
+      const auto visit = [&](std::uint32_t k, Ref object) {
         if constexpr (How == Visit::handle_and_object) {
           f(PoolHandle{run.dense[k], self.generation(run.dense[k])}, object);
         } else if constexpr (How == Visit::position_and_object) {
           f(run.first + k, object);
         } else {
           f(object);
+        }
+      };
+      if (run.boxes != nullptr) {  // heap: one pointer per object, as a std::vector<T*> loop reads them
+        for (std::uint32_t k = 0; k < run.count; ++k) visit(k, *run.boxes[k]);
+      } else {
+        for (std::uint32_t k = 0; k < run.count; ++k) {
+          visit(k, *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(run.objects[k].bytes)));
         }
       }
     }

@@ -44,8 +44,8 @@ inline GrowthPolicy policy(StorageMode mode, std::size_t initial = 8, std::size_
   return p;
 }
 
-// Names the instances of a suite parameterised on StorageMode ("…/Contiguous", "…/Stable", "…/Packed", "…/PackedPages")
-// for INSTANTIATE_TEST_SUITE_P, so a failure says which mode broke.
+// Names the instances of a suite parameterised on StorageMode ("…/Contiguous", "…/Stable", "…/Packed", "…/PackedPages",
+// "…/Heap") for INSTANTIATE_TEST_SUITE_P, so a failure says which mode broke.
 inline std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) {
   switch (info.param) {
     case StorageMode::contiguous:
@@ -56,13 +56,15 @@ inline std::string mode_name(const ::testing::TestParamInfo<StorageMode>& info) 
       return "Packed";
     case StorageMode::packed_pages:
       return "PackedPages";
+    case StorageMode::heap:
+      return "Heap";
   }
   return "Unknown";
 }
 
 // Every storage mode, for INSTANTIATE_TEST_SUITE_P(..., ::testing::ValuesIn(kAllModes), mode_name).
 inline constexpr StorageMode kAllModes[] = {StorageMode::contiguous, StorageMode::stable, StorageMode::packed,
-                                            StorageMode::packed_pages};
+                                            StorageMode::packed_pages, StorageMode::heap};
 
 // A strict order on handles, so a std::map can be the reference model of a pool's live set.
 struct HandleLess {

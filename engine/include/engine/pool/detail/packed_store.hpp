@@ -15,6 +15,11 @@
 // and validate() keep one path; this class only knows positions. It needs T's move
 // constructor to be noexcept: removals run inside noexcept release(), and a move that threw
 // half-way would lose an object.
+//
+// Boxed (the heap layout, pooling off): the same pages hold a pointer per position instead of
+// the object, and each object is its own `operator new` (one per emplace, one delete per
+// release): the std::vector<T*> with swap-remove that a game without a pool keeps, behind the
+// pool's handles. A release moves a pointer, never an object.
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/slot_page.hpp>
@@ -36,8 +41,10 @@ class PackedStore {
   using Slot = RawSlot<T>;
 
   // Positions [first, first + count) of one page: what a pass walks, a page at a time.
+  // Unboxed: the objects are objects[k]; boxed: *boxes[k] (objects is null).
   struct Run {
     Slot* objects;
+    T* const* boxes;
     const std::uint32_t* dense;
     std::uint32_t first;
     std::uint32_t count;
@@ -52,21 +59,63 @@ class PackedStore {
   // be shorter (a pool whose cap cuts it short), never one before it.
   struct Paged {
     unsigned shift;
+    bool boxed = false;  // the heap layout: a pointer per position, each object its own allocation
   };
-  explicit PackedStore(Paged paged) noexcept : shift_(paged.shift), mask_((std::uint32_t{1} << paged.shift) - 1) {}
+  explicit PackedStore(Paged paged) noexcept
+      : shift_(paged.shift), mask_((std::uint32_t{1} << paged.shift) - 1), boxed_(paged.boxed) {}
+  ~PackedStore() { free_spares(); }  // the pool destroyed (and freed) every object before
+  PackedStore(PackedStore&& other) noexcept
+      : pages_(std::move(other.pages_)),
+        spares_(std::move(other.spares_)),
+        shift_(other.shift_),
+        mask_(other.mask_),
+        boxed_(other.boxed_),
+        capacity_(std::exchange(other.capacity_, 0)),
+        size_(std::exchange(other.size_, 0)) {}
+  PackedStore& operator=(PackedStore&& other) noexcept {
+    if (this != &other) {
+      free_spares();
+      pages_ = std::move(other.pages_);
+      spares_ = std::move(other.spares_);
+      shift_ = other.shift_;
+      mask_ = other.mask_;
+      boxed_ = other.boxed_;
+      capacity_ = std::exchange(other.capacity_, 0);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+  PackedStore(const PackedStore&) = delete;
+  PackedStore& operator=(const PackedStore&) = delete;
+
+  bool boxed() const noexcept { return boxed_; }
+  // Boxed: allocates `count` objects' memory ahead, for claims that must not fail (a migration
+  // into the heap layout moves every live object inside noexcept code). Throws bad_alloc and
+  // then keeps none of them.
+  void reserve_boxes(std::size_t count) {
+    spares_.reserve(spares_.size() + count);
+    for (std::size_t k = 0; k < count; ++k) {
+      void* box = allocate_box();
+      if (box == nullptr) {
+        free_spares();
+        throw std::bad_alloc();
+      }
+      spares_.push_back(box);
+    }
+  }
 
   std::uint32_t size() const noexcept { return size_; }
   std::size_t capacity() const noexcept { return capacity_; }
   std::size_t page_count() const noexcept { return pages_.size(); }
   std::size_t page_length(std::size_t page) const noexcept { return pages_[page].length(); }
-  std::size_t bytes() const noexcept {
-    std::size_t total = 0;
+  std::size_t bytes() const noexcept {  // boxed: the pointer arrays, and the objects' own allocations
+    std::size_t total = boxed_ ? (std::size_t{size_} + spares_.size()) * sizeof(T) : 0;
     for (const Page& page : pages_) total += page.bytes();
     return total;
   }
   // Adds a page of `length` positions at the end; throws bad_alloc and then changes nothing.
   void add_page(std::size_t length) {
-    Page page(length);
+    Page page(length, boxed_);
     pages_.push_back(std::move(page));  // a Page's move keeps its buffers, and cannot throw
     capacity_ += length;
   }
@@ -79,20 +128,20 @@ class PackedStore {
   std::uint32_t index_at(std::uint32_t position) const noexcept { return page(position).dense[offset(position)]; }
   std::uint32_t position_of(std::uint32_t index) const noexcept { return page(index).position[offset(index)]; }
   T* object(std::uint32_t position) noexcept {
-    return std::launder(reinterpret_cast<T*>(page(position).objects[offset(position)].bytes));
+    Page& p = page(position);
+    if (boxed_) return p.boxes[offset(position)];
+    return std::launder(reinterpret_cast<T*>(p.objects[offset(position)].bytes));
   }
-  const T* object(std::uint32_t position) const noexcept {
-    return std::launder(reinterpret_cast<const T*>(page(position).objects[offset(position)].bytes));
-  }
+  const T* object(std::uint32_t position) const noexcept { return const_cast<PackedStore*>(this)->object(position); }
   T* object_of(std::uint32_t index) noexcept { return object(position_of(index)); }
   const T* object_of(std::uint32_t index) const noexcept { return object(position_of(index)); }
-  void* raw(std::uint32_t position) noexcept { return page(position).objects[offset(position)].bytes; }
+  void* raw(std::uint32_t position) noexcept { return page(position).objects[offset(position)].bytes; }  // unboxed
   // The positions of page `p` below `count` (a pass's end), for walking a page at a time.
   Run run(std::size_t p, std::uint32_t count) noexcept {
     const auto first = static_cast<std::uint32_t>(static_cast<std::uint64_t>(p) << shift_);
     const std::uint32_t length = static_cast<std::uint32_t>(pages_[p].length());
-    return Run{pages_[p].objects.data(), pages_[p].dense.data(), first,
-               count > first ? std::min(count - first, length) : 0u};
+    return Run{boxed_ ? nullptr : pages_[p].objects.data(), boxed_ ? pages_[p].boxes.data() : nullptr,
+               pages_[p].dense.data(), first, count > first ? std::min(count - first, length) : 0u};
   }
   // The page `position` is in, and its offset there (the range-for's cursor).
   std::size_t page_number(std::uint32_t position) const noexcept {
@@ -102,16 +151,32 @@ class PackedStore {
   std::uint32_t first_position(std::size_t p) const noexcept {
     return static_cast<std::uint32_t>(static_cast<std::uint64_t>(p) << shift_);
   }
-  Slot* page_objects(std::size_t p) noexcept { return pages_[p].objects.data(); }
+  Slot* page_objects(std::size_t p) noexcept { return pages_[p].objects.data(); }  // unboxed
   const Slot* page_objects(std::size_t p) const noexcept { return pages_[p].objects.data(); }
+  T* const* page_boxes(std::size_t p) const noexcept { return boxed_ ? pages_[p].boxes.data() : nullptr; }
 
   // Where a new object for slot `index` is built: the position is claimed (size grows) before
-  // T's constructor runs, so a constructor that emplaces gets the next position.
+  // T's constructor runs, so a constructor that emplaces gets the next position. Boxed: its
+  // own allocation (a reserved one first); nullptr, and nothing claimed, when that fails.
   void* claim_back(std::uint32_t index) noexcept {
+    if (boxed_) {
+      void* box = take_box();
+      if (box == nullptr) return nullptr;
+      const std::uint32_t position = size_++;
+      set(position, index);
+      page(position).boxes[offset(position)] = static_cast<T*>(box);
+      return box;
+    }
     const std::uint32_t position = size_++;
     set(position, index);
     void* where = raw(position);
     unpoison_bytes(where, sizeof(T));
+    return where;
+  }
+  // claim_back() where the memory was reserved first (reserve_boxes; unboxed never fails).
+  void* claim_reserved(std::uint32_t index) noexcept {
+    void* const where = claim_back(index);
+    if (where == nullptr) std::abort();  // a box was reserved for this claim: cannot happen
     return where;
   }
   // Records an object already built at position size() (growth builds it before the others move in).
@@ -119,33 +184,54 @@ class PackedStore {
 
   // Closes the hole at `position` (its object already destroyed or moved out): the last object
   // moves in and its slot learns its new place. The vacated last position is poisoned again.
+  // Boxed: only the pointer moves; the hole's object was freed (or taken out) before.
   void fill_hole(std::uint32_t position) noexcept {
     const std::uint32_t last = --size_;
     if (position != last) {
-      relocate(raw(position), *object(last));
+      if (boxed_) {
+        page(position).boxes[offset(position)] = page(last).boxes[offset(last)];
+      } else {
+        relocate(raw(position), *object(last));
+      }
       set(position, index_at(last));
     }
-    mark_slot_released(raw(last), sizeof(T));
+    if (!boxed_) mark_slot_released(raw(last), sizeof(T));
   }
   // A hole at `position` whose bytes were never a finished object (its constructor threw).
   void unclaim(std::uint32_t position) noexcept {
-    unpoison_bytes(raw(position), sizeof(T));
+    if (boxed_) {
+      free_box(object(position));
+    } else {
+      unpoison_bytes(raw(position), sizeof(T));
+    }
     fill_hole(position);
   }
   // Takes slot `index`'s object out of the array and returns it, still alive, in `out` (raw
   // storage for one T). The array is consistent before the caller runs the destructor, so a
   // destructor that calls back into the pool (releases, emplaces, even clear's loop) finds a
   // packed array with no dying object in it: nothing can move an object mid-destruction.
+  // Boxed: the object stays where it is (its pointer leaves the array); once its destructor
+  // ran, dispose() frees it.
   T* take_out(std::uint32_t index, Slot& out) noexcept {
     const std::uint32_t position = position_of(index);
+    if (boxed_) {
+      T* const object_there = object(position);
+      fill_hole(position);
+      return object_there;
+    }
     relocate(out.bytes, *object(position));
     fill_hole(position);
     return std::launder(reinterpret_cast<T*>(out.bytes));
   }
+  void dispose(T* taken) noexcept {  // after take_out() and the destructor
+    if (boxed_) free_box(taken);
+  }
   // Drops slot `index`'s object without a destructor (T trivially destructible).
-  void drop(std::uint32_t index) noexcept {
+  void drop(std::uint32_t index) noexcept { drop_at(position_of(index)); }
+  void drop_at(std::uint32_t position) noexcept {
     static_assert(std::is_trivially_destructible_v<T>);
-    fill_hole(position_of(index));
+    if (boxed_) free_box(object(position));
+    fill_hole(position);
   }
   // A batch of removals in a pool far bigger than the caches (erase_if's release phase) waits
   // on cold lines per victim: its object and dense entry, then the moved object's position
@@ -155,7 +241,11 @@ class PackedStore {
   }
   void prefetch_hole_at(std::uint32_t position) const noexcept {
     const Page& p = page(position);
-    ENGINE_POOL_PREFETCH_WRITE(p.objects[offset(position)].bytes);
+    if (boxed_) {
+      ENGINE_POOL_PREFETCH_WRITE(&p.boxes[offset(position)]);
+    } else {
+      ENGINE_POOL_PREFETCH_WRITE(p.objects[offset(position)].bytes);
+    }
     ENGINE_POOL_PREFETCH_WRITE(&p.dense[offset(position)]);
   }
   void prefetch_tail(std::uint32_t from_end) const noexcept {  // the position entry of the object `from_end`
@@ -163,18 +253,39 @@ class PackedStore {
     if (from_end < size_) prefetch_position(index_at(size_ - 1 - from_end));
   }
   void drop_all() noexcept {  // every object already destroyed (or trivially destructible)
-    for (std::uint32_t p = 0; p < size_; ++p) mark_slot_released(raw(p), sizeof(T));
+    for (std::uint32_t p = 0; p < size_; ++p) {
+      if (boxed_) {
+        free_box(object(p));
+      } else {
+        mark_slot_released(raw(p), sizeof(T));
+      }
+    }
     size_ = 0;
   }
 
   // Relocation into another store (bigger, smaller, or paged otherwise): same positions, same
   // slot indices. Only live objects' entries are carried; the rest are never read.
+  // Into a boxed target from an unboxed store, each object goes into a box the target
+  // reserved (reserve_boxes); between two boxed stores only the pointers move.
   void move_into(PackedStore& target) noexcept {
     for (std::uint32_t p = 0; p < size_; ++p) {
-      void* where = target.raw(p);
-      unpoison_bytes(where, sizeof(T));
-      relocate(where, *object(p));
-      mark_slot_released(raw(p), sizeof(T));
+      T* const from = object(p);
+      if (boxed_ && target.boxed_) {
+        target.page(p).boxes[target.offset(p)] = from;
+      } else {
+        void* where = target.boxed_ ? target.take_box() : target.raw(p);
+        if (target.boxed_) {
+          target.page(p).boxes[target.offset(p)] = static_cast<T*>(where);
+        } else {
+          unpoison_bytes(where, sizeof(T));
+        }
+        relocate(where, *from);
+        if (boxed_) {
+          free_box(from);
+        } else {
+          mark_slot_released(raw(p), sizeof(T));
+        }
+      }
       target.set(p, index_at(p));
     }
     target.size_ = size_;
@@ -185,7 +296,8 @@ class PackedStore {
   // One page: positions [first, first + length) of the objects and the dense index, and the
   // position entries of slot indices [first, first + length).
   struct Page {
-    explicit Page(std::size_t length) : objects(length), dense(length), position(length) {
+    Page(std::size_t length, bool boxed)
+        : objects(boxed ? 0 : length), boxes(boxed ? length : 0), dense(length), position(length) {
       poison_bytes(objects.data(), objects.size() * sizeof(Slot));
     }
     ~Page() { unpoison_bytes(objects.data(), objects.size() * sizeof(Slot)); }  // the pool destroyed the objects
@@ -194,6 +306,7 @@ class PackedStore {
       if (this != &other) {
         unpoison_bytes(objects.data(), objects.size() * sizeof(Slot));
         objects = std::move(other.objects);
+        boxes = std::move(other.boxes);
         dense = std::move(other.dense);
         position = std::move(other.position);
       }
@@ -203,10 +316,12 @@ class PackedStore {
     Page& operator=(const Page&) = delete;
     std::size_t length() const noexcept { return dense.size(); }
     std::size_t bytes() const noexcept {
-      return objects.capacity() * sizeof(Slot) + (dense.capacity() + position.capacity()) * sizeof(std::uint32_t);
+      return objects.capacity() * sizeof(Slot) + boxes.capacity() * sizeof(T*) +
+             (dense.capacity() + position.capacity()) * sizeof(std::uint32_t);
     }
 
-    std::vector<Slot, UninitializedAllocator<Slot>> objects;
+    std::vector<Slot, UninitializedAllocator<Slot>> objects;  // unboxed
+    std::vector<T*, UninitializedAllocator<T*>> boxes;        // boxed
     std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> dense;
     // Only live slots' entries mean anything (a free slot's entry is stale and never read).
     std::vector<std::uint32_t, UninitializedAllocator<std::uint32_t>> position;
@@ -217,6 +332,31 @@ class PackedStore {
   void set(std::uint32_t position, std::uint32_t index) noexcept {
     page(position).dense[offset(position)] = index;
     page(index).position[offset(index)] = position;
+  }
+  // One object's memory, as `new T` gets it (over-aligned T: the aligned operator new).
+  static void* allocate_box() noexcept {
+    if constexpr (alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+      return ::operator new (sizeof(T), std::align_val_t{alignof(T)}, std::nothrow);
+    } else {
+      return ::operator new(sizeof(T), std::nothrow);
+    }
+  }
+  static void free_box(void* box) noexcept {
+    if constexpr (alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+      ::operator delete (box, std::align_val_t{alignof(T)});
+    } else {
+      ::operator delete(box);
+    }
+  }
+  void* take_box() noexcept {
+    if (spares_.empty()) return allocate_box();
+    void* box = spares_.back();
+    spares_.pop_back();
+    return box;
+  }
+  void free_spares() noexcept {
+    for (void* box : spares_) free_box(box);
+    spares_.clear();
   }
   // Move-construct at `where`, destroy the source. The pool enters a packed layout only for a
   // T whose move constructor is noexcept; for other T this still compiles, and is never reached.
@@ -230,8 +370,10 @@ class PackedStore {
   }
 
   std::vector<Page> pages_;
-  unsigned shift_ = 32;  // one page holds every position (packed)
+  std::vector<void*> spares_;  // boxed: memory reserved for claims that must not fail
+  unsigned shift_ = 32;        // one page holds every position (packed)
   std::uint32_t mask_ = 0xFFFFFFFFu;
+  bool boxed_ = false;
   std::size_t capacity_ = 0;
   std::uint32_t size_ = 0;
 };

@@ -79,7 +79,7 @@ void VectorPool<T>::release_listed_positions(std::uint32_t from, std::uint32_t c
     const SlotRef at = locate(index);
     at.generations[at.offset] += 1u;
     detail::clear_bit(at.occupied, at.offset);
-    store_.fill_hole(position);
+    store_.drop_at(position);  // heap: frees the object's memory too
     stack_entry(state_.free_count++) = index;
   }
   state_.counters.releases += count;

@@ -18,7 +18,7 @@ template <class T>
 template <class... Args>
 void VectorPool<T>::construct_in_new_page(std::uint32_t index, std::vector<Page>* old_table, Args&&... args) {
   const bool packed = state_.packed;
-  void* const where = packed ? store_.claim_back(index) : locate(index).slots[locate(index).offset].bytes;
+  void* const where = packed ? store_.claim_reserved(index) : locate(index).slots[locate(index).offset].bytes;
   if (!packed) detail::unpoison_bytes(where, sizeof(T));
   building_ += packed ? 1u : 0u;  // see construct_packed
   build_object(
@@ -69,6 +69,7 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
     std::optional<Page> page;
     std::vector<Page> table;  // a bigger page table, when pages_ is full
     try {                     // allocate everything first: if anything fails, pages_ has not even changed its capacity
+      if (store_.boxed()) store_.reserve_boxes(1);  // heap: the new object's own memory
       page.emplace(length, !state_.packed);
       if (pages_.size() == pages_.capacity()) {  // geometric, so the page table costs O(1) amortised
         table.reserve(std::max<std::size_t>(8, pages_.size() * 2));

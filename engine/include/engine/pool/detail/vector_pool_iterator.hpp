@@ -31,6 +31,7 @@ class VectorPool<T>::basic_iterator {
   basic_iterator(const basic_iterator<false>& other) noexcept
       : pool_(other.pool_),
         slots_(other.slots_),
+        boxes_(other.boxes_),
         occupied_(other.occupied_),
         page_(other.page_),
         word_(other.word_),
@@ -41,7 +42,10 @@ class VectorPool<T>::basic_iterator {
         packed_(other.packed_) {}
 
   reference operator*() const noexcept { return *operator->(); }
-  pointer operator->() const noexcept { return std::launder(reinterpret_cast<pointer>(slots_[slot_in_page()].bytes)); }
+  pointer operator->() const noexcept {
+    if (boxes_ != nullptr) return boxes_[slot_in_page()];  // heap
+    return std::launder(reinterpret_cast<pointer>(slots_[slot_in_page()].bytes));
+  }
   PoolHandle handle() const noexcept {  // the handle of the object this iterator is on
     const std::size_t offset = slot_in_page();
     if (packed_) return PoolHandle{index_, pool_->generation(index_)};
@@ -116,6 +120,7 @@ class VectorPool<T>::basic_iterator {
     }
     page_ = pool_->store_.page_number(position);
     slots_ = pool_->store_.page_objects(page_);
+    boxes_ = pool_->store_.page_boxes(page_);
     const std::uint32_t offset = pool_->store_.offset(position);
     word_ = offset / detail::bits_per_word;
     bits_ = std::uint64_t{1} << (offset % detail::bits_per_word);
@@ -137,6 +142,7 @@ class VectorPool<T>::basic_iterator {
 
   Pool* pool_ = nullptr;
   SlotPtr slots_ = nullptr;
+  T* const* boxes_ = nullptr;  // packed, heap layout: the page's pointers (slots_ unused)
   const std::uint64_t* occupied_ = nullptr;
   std::size_t page_ = 0;
   std::size_t word_ = 0;

@@ -16,7 +16,9 @@ GrowthPolicy VectorPool<T>::normalized(GrowthPolicy policy) noexcept {
   policy.initial_capacity = std::min(policy.initial_capacity, policy.max_capacity);
   if constexpr (!packable) {  // a release would move objects whose move may throw: see StorageMode::packed
     if (policy.storage == StorageMode::packed) policy.storage = StorageMode::contiguous;
-    if (policy.storage == StorageMode::packed_pages) policy.storage = StorageMode::stable;  // still never moves
+    if (policy.storage == StorageMode::packed_pages || policy.storage == StorageMode::heap) {
+      policy.storage = StorageMode::stable;  // still never moves an object on growth
+    }
   }
   policy.page_slots = page_slots_for(policy.page_slots, sizeof(typename Page::Slot));
   return policy;
@@ -42,8 +44,13 @@ typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std:
   }
   layout.shift = detail::log2_exact(page_slots);
   layout.mask = static_cast<std::uint32_t>(page_slots - 1);
-  layout.packed = mode == StorageMode::packed_pages;  // pages of metadata, plus a paged dense store
-  if (layout.packed) layout.store = Store(typename Store::Paged{layout.shift});
+  layout.packed = mode != StorageMode::stable;  // packed_pages, heap: pages of metadata, plus a paged dense store
+  if (layout.packed) {
+    layout.store = Store(typename Store::Paged{layout.shift, mode == StorageMode::heap});
+    // Into the heap layout every live object moves into a box of its own, inside noexcept
+    // code: the boxes are allocated here, where a failure still leaves the pool as it was.
+    if (mode == StorageMode::heap && !store_.boxed()) layout.store.reserve_boxes(size());
+  }
   const std::size_t page_count = (slots + page_slots - 1) / page_slots;
   layout.pages.reserve(page_count);
   std::size_t total = 0;
@@ -177,7 +184,7 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
           for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
             const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
             const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
-            ::new (target.store.claim_back(index)) T(std::move(*page.object(offset)));
+            ::new (target.store.claim_reserved(index)) T(std::move(*page.object(offset)));
             page.object(offset)->~T();
             page_in(index).set_occupied(index & target.mask);
           }

@@ -60,7 +60,9 @@ void VectorPool<T>::reset_to_empty() noexcept {
     fresh.shift = detail::log2_exact(fresh.policy.page_slots);
     fresh.mask = static_cast<std::uint32_t>(fresh.policy.page_slots - 1);
   }
-  if (fresh.policy.storage == StorageMode::packed_pages) store_ = Store(typename Store::Paged{fresh.shift});
+  if (fresh.packed && fresh.policy.storage != StorageMode::packed) {
+    store_ = Store(typename Store::Paged{fresh.shift, fresh.policy.storage == StorageMode::heap});
+  }
   fresh.seed = detail::next_generation_seed();
   fresh.fresh_generation = fresh.seed;
   fresh.storage_epoch = state_.storage_epoch + 1;
