@@ -123,7 +123,9 @@ struct Scenario {
   float enemy_density = 1;  // multiplies every wave's count
   ParticleConfig particles;
   bool pooling = true;
-  engine::StorageMode storage = engine::StorageMode::contiguous;
+  // The game's default layout, chosen by measurement (scripts/tools/layout_check.py, docs/figures.md
+  // "Choosing the default layout"): the best storm p50 among the layouts whose growth is spike-free.
+  engine::StorageMode storage = engine::StorageMode::packed_pages;
   WalkMode walk = WalkMode::slot_order;  // how pooled stores walk each step ("walk": bitmap, swap_pop, slot_order)
   std::array<PoolConfig, kPoolCount> pools{};
   std::vector<WaveConfig> waves;

@@ -11,8 +11,8 @@
 namespace game {
 
 struct Settings {
-  bool pooling = true;                                            // false: every object is its own `new`
-  engine::StorageMode storage = engine::StorageMode::contiguous;  // for all four pools
+  bool pooling = true;                                              // false: every object is its own `new`
+  engine::StorageMode storage = engine::StorageMode::packed_pages;  // for all four pools (Scenario says why)
   WalkMode walk = WalkMode::slot_order;        // pooled update walk: bitmap, swap-pop or slot-order list
   std::array<PoolConfig, kPoolCount> pools{};  // growth policy and capacities per pool
   float stress = 1;                            // fire-rate multiplier, widens the spread

@@ -77,7 +77,7 @@ TEST(SteadyState, PooledSwapPopAndBitmapWalksAllocateNothing) {
 TEST(SteadyState, AfterGrowthFromTinyPoolsStepsAllocateNothing) {
   // Pools start at 16 slots and grow during warm-up; afterwards nothing allocates.
   Scenario s = repo_scenario("default.json");
-  for (PoolConfig& p : s.pools) p.initial_capacity = 16;
+  test::use_tiny_pools(s, 16);
   Simulation sim(s, 3);
   sim.settings().autofire = true;
   EXPECT_GT(assert_steady_frames_allocate_nothing(sim, 1200, 2400), 2000);

@@ -21,6 +21,7 @@ constexpr std::uint64_t kFrames = 900;  // 15 s: several waves, explosions, a bo
 Scenario small_pools() {
   Scenario s = test::repo_scenario("default.json");
   for (PoolConfig& p : s.pools) p.initial_capacity = 4;  // every pool grows, enemies too
+  s.storage = engine::StorageMode::contiguous;           // by doubling, from 4
   s.stress = 3;
   return s;
 }

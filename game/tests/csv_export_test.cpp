@@ -70,6 +70,7 @@ TEST(CsvExport, FrameWindowHasOneRowPerFrameWithItsGrowthsAndSwitches) {
 TEST(CsvExport, OverlayExportWritesTheWindowAndTheGrowthLog) {
   Scenario s = test::repo_scenario("default.json");
   for (PoolConfig& p : s.pools) p.initial_capacity = 16;
+  s.storage = engine::StorageMode::contiguous;  // growths that double: 16 -> 32 first
   Simulation sim(s, 3);
   sim.settings().autofire = true;
   OverlayRecorder recorder;

@@ -70,7 +70,7 @@ TEST(FrameKinds, AStepsTagSaysHeapSwitchGrowthAndRebuild) {
 TEST(FrameKinds, AStepsOwnStatsGiveItsTag) {
   // The step loop and the overlay's recorder both tag a step from its SimStats alone.
   Scenario scenario = test::repo_scenario("default.json");
-  for (PoolConfig& p : scenario.pools) p.initial_capacity = 16;  // held fire grows them at once
+  test::use_tiny_pools(scenario, 16);  // held fire grows them at once
   Simulation sim(scenario, 1);
   const Input fire = test::fire_up(true);
   bool grew = false;
@@ -186,7 +186,7 @@ TEST(FrameSeries, CsvToAnUnwritablePathFailsWithAReason) {
 
 TEST(FrameSeries, HeadlessRunFlagsExactlyTheFramesThatGrew) {
   Scenario scenario = test::repo_scenario("default.json");
-  for (PoolConfig& pool : scenario.pools) pool.initial_capacity = 16;  // so the run grows several times
+  test::use_tiny_pools(scenario, 16);  // so the run grows several times
   Simulation sim(scenario, 3);
   sim.settings().autofire = true;
   constexpr std::uint64_t kFrames = 600;

@@ -97,7 +97,10 @@ TEST_F(OverlayCli, AdvisedScenarioRerunsWithoutGrowth) {
   // default.json with pools of 16 slots: the first run grows.
   std::ifstream in(std::string(POOLSHOT_SCENARIO_DIR) + "/default.json");
   nlohmann::json scenario = nlohmann::json::parse(in);
-  for (auto& [name, pool] : scenario.at("pools").items()) pool["initial_capacity"] = 16;
+  for (auto& [name, pool] : scenario.at("pools").items()) {
+    pool["initial_capacity"] = 16;
+    pool["page_slots"] = 64;  // the default layout grows a page at a time
+  }
   const fs::path small = dir_ / "small.json", advised = dir_ / "advised.json";
   std::ofstream(small) << scenario.dump(2);
 

@@ -234,7 +234,7 @@ TEST(OverlayControls, ControlsAndFrameTimeAreOpenTogetherUnderTheGraph) {
   float overflow = -1, overflow_x = -1;
   h.game->script = [&](int f) {
     h.click_on(f, 42, "Controls");  // opens Controls; Frame time stays open
-    if (f == 58) {
+    if (f == 118) {
       growth_rows = h.game->overlay_model().growth_log.size();
       export_csv = h.game->panel().item_rect("Export CSV");
       controls = h.game->panel().item_rect("Controls");
@@ -244,7 +244,7 @@ TEST(OverlayControls, ControlsAndFrameTimeAreOpenTogetherUnderTheGraph) {
       overflow_x = h.game->panel().overflow_x();
     }
   };
-  ASSERT_EQ(h.run(60), 0);
+  ASSERT_EQ(h.run(120), 0);  // two seconds: pressure.json's first explosions have grown the particles
   EXPECT_GE(growth_rows, 3u) << "the growth log shows its full three rows";
   EXPECT_FALSE(export_csv.empty()) << "Frame time was folded";
   ASSERT_FALSE(controls.empty());

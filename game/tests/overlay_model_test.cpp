@@ -19,7 +19,7 @@ namespace {
 // default.json with tiny pools, so the run grows several times in its first seconds.
 Scenario small_pools() {
   Scenario s = test::repo_scenario("default.json");
-  for (PoolConfig& p : s.pools) p.initial_capacity = 16;
+  test::use_tiny_pools(s, 16);
   return s;
 }
 

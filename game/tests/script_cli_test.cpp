@@ -55,7 +55,7 @@ void expect_three_phases(const nlohmann::json& r) {
   ASSERT_EQ(p.size(), 3u) << r.dump(1);
   const int first[] = {1, 31, 61}, last[] = {30, 60, 90};
   const char* pooling[] = {"on", "off", "on"};
-  const char* storage[] = {"contiguous", "contiguous", "stable"};
+  const char* storage[] = {"packed_pages", "packed_pages", "stable"};  // the default, then the script's
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(p[i].at("first_frame"), first[i]);
     EXPECT_EQ(p[i].at("last_frame"), last[i]);

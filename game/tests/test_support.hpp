@@ -39,6 +39,15 @@ inline Scenario repo_scenario(const std::string& name) {
   return r.scenario ? *r.scenario : Scenario{};
 }
 
+// Pools that start at `initial` slots and grow a page of the smallest size (64 slots) at a time,
+// so a short run grows them many times in the default layout (packed_pages) as in contiguous.
+inline void use_tiny_pools(Scenario& s, std::size_t initial) {
+  for (PoolConfig& p : s.pools) {
+    p.initial_capacity = initial;
+    p.page_slots = 64;
+  }
+}
+
 // One step's input: fire held (or not), aimed straight up from the start position at the
 // enemies, no movement: the player who stands and holds fire.
 inline Input fire_up(bool fire) {
