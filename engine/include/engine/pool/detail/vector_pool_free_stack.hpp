@@ -5,10 +5,9 @@
 // address order; packed lists dense positions), and what clear() / shrink_to_fit() need:
 // generations that restart above every one a stale handle could carry, and a free stack
 // rebuilt from the generations. The pop and the push themselves are in the hot paths
-// (vector_pool.hpp).
-#ifndef ENGINE_POOL_VECTOR_POOL_IMPL
-#error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
-#endif
+// (vector_pool_class.hpp).
+// Compiles on its own: it includes the class it defines members of.
+#include <engine/pool/detail/vector_pool_class.hpp>
 
 namespace engine {
 

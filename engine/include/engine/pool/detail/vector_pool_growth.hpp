@@ -3,9 +3,8 @@
 // An emplace into a full pool (a new stable page, or a contiguous/packed rebuild built
 // before anything moves), reserve(), the capacity arithmetic (page lengths under the cap) and
 // the growth listener. The layouts growth builds and the relocation are vector_pool_layout.hpp.
-#ifndef ENGINE_POOL_VECTOR_POOL_IMPL
-#error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
-#endif
+// Compiles on its own: it includes the class it defines members of.
+#include <engine/pool/detail/vector_pool_class.hpp>
 
 namespace engine {
 

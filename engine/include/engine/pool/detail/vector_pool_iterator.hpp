@@ -2,11 +2,10 @@
 // Part of engine::VectorPool<T>'s implementation: iteration outside the hot passes: the range-for iterator
 // (basic_iterator, begin()/end()), active_indices() and for_each_occupancy_word().
 // It walks the occupancy bits word by word like for_each, but re-reads the current word after
-// each step, so the loop body may release objects (see "Iteration" in vector_pool.hpp); it
+// each step, so the loop body may release objects (see "Iteration" in vector_pool_class.hpp); it
 // checks the storage epoch so a relocation under it is caught, not read through.
-#ifndef ENGINE_POOL_VECTOR_POOL_IMPL
-#error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
-#endif
+// Compiles on its own: it includes the class it defines members of.
+#include <engine/pool/detail/vector_pool_class.hpp>
 
 namespace engine {
 

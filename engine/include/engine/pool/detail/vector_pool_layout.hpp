@@ -4,9 +4,8 @@
 // or packed: pages of metadata plus a dense store); relocate_into / relocate_packed move the
 // live objects into it, copy_meta_into carries generations, free stack and queue across, and
 // adopt() makes it current. set_policy() and shrink_to_fit() are built from those pieces.
-#ifndef ENGINE_POOL_VECTOR_POOL_IMPL
-#error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
-#endif
+// Compiles on its own: it includes the class it defines members of.
+#include <engine/pool/detail/vector_pool_class.hpp>
 
 namespace engine {
 

@@ -2,10 +2,9 @@
 // Part of engine::VectorPool<T>'s implementation: construction, moves, clear() and destruction.
 // The moves copy the State in one assignment (the buffers, store and listener move beside
 // it); a moved-from pool is reset empty with a new generation seed. destroy_live_objects()
-// is the one teardown loop clear() and ~VectorPool share (see "Reentrancy" in vector_pool.hpp).
-#ifndef ENGINE_POOL_VECTOR_POOL_IMPL
-#error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
-#endif
+// is the one teardown loop clear() and ~VectorPool share (see "Reentrancy" in vector_pool_class.hpp).
+// Compiles on its own: it includes the class it defines members of.
+#include <engine/pool/detail/vector_pool_class.hpp>
 
 namespace engine {
 

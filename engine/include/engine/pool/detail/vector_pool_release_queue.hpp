@@ -3,9 +3,8 @@
 // release_later() appends a handle to a queue kept in the pages (never allocating, at most
 // capacity() entries; it switches to one entry per slot when repeats would overflow it) and
 // flush_releases() releases the queue in order.
-#ifndef ENGINE_POOL_VECTOR_POOL_IMPL
-#error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
-#endif
+// Compiles on its own: it includes the class it defines members of.
+#include <engine/pool/detail/vector_pool_class.hpp>
 
 namespace engine {
 

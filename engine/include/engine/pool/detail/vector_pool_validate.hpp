@@ -2,9 +2,8 @@
 // Part of engine::VectorPool<T>'s implementation: statistics and validation.
 // stats() (O(pages) to sum bytes_held) and validate(), which walks every invariant of the
 // index space, the free stack, the release queue and the packed store (O(capacity)).
-#ifndef ENGINE_POOL_VECTOR_POOL_IMPL
-#error "include <engine/pool/vector_pool.hpp>; this file is part of its implementation"
-#endif
+// Compiles on its own: it includes the class it defines members of.
+#include <engine/pool/detail/vector_pool_class.hpp>
 
 namespace engine {
 
