@@ -4,6 +4,7 @@
 // mid-game keeps every entry (and to slot_order, sorts them).
 #include <engine/pool/active_index_list.hpp>
 #include <engine/pool/vector_pool.hpp>
+#include <engine/pool/worker_team.hpp>
 
 #include <gtest/gtest.h>
 
@@ -150,6 +151,34 @@ TEST_P(ListDisciplines, ChurnKeepsTheListEqualToThePoolsLiveSet) {
     EXPECT_EQ(ever_unsorted, GetParam() == ListDiscipline::swap_pop) << "swap_pop scrambles, slot_order never";
     EXPECT_EQ(m.pool.stats().failed_releases, 0u);
     EXPECT_TRUE(m.pool.validate());
+  }
+}
+
+// update_chunked (issue 30) on a WorkerTeam against update(): two managed pools churned by the
+// same decisions (keyed by value, not by visit order) keep the same list, in the same order,
+// and hand out the same slots, at every chunk count.
+TEST_P(ListDisciplines, ChunkedUpdateEndsAsUpdateDoesAtEveryChunkCount) {
+  engine::WorkerTeam team(3);
+  for (const std::size_t chunks : {1u, 2u, 3u, 8u}) {
+    SCOPED_TRACE(chunks);
+    Managed serial(GetParam(), StorageMode::stable);
+    Managed chunked(GetParam(), StorageMode::stable);
+    int next = 0;
+    for (; next < 700; ++next) {
+      serial.spawn(next);
+      chunked.spawn(next);
+    }
+    for (int round = 0; round < 12; ++round) {
+      const auto dies = [round](const Tracked& t) { return (t.value() * 7 + round) % 5 == 0; };
+      const std::size_t died = serial.list.update(serial.pool, [&](Tracked& t) { return !dies(t); });
+      ASSERT_EQ(chunked.list.update_chunked(chunked.pool, chunks, team,
+                                            [&](std::size_t, Tracked& t) { return !dies(t); }),
+                died);
+      for (int i = 0; i < 60; ++i, ++next) ASSERT_EQ(serial.spawn(next).index, chunked.spawn(next).index);
+      ASSERT_EQ(serial.list.indices(), chunked.list.indices()) << "round " << round;
+      ASSERT_EQ(serial.list.queued(), chunked.list.queued()) << "round " << round;
+    }
+    EXPECT_TRUE(chunked.list.matches(chunked.pool));
   }
 }
 

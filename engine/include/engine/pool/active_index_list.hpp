@@ -44,6 +44,7 @@
 // so keep() follows for_each's rules: no release(), no relocating growth (release_later()
 // and emplaces that fit are fine). Not thread-safe, like the pool.
 #include <engine/pool/assert.hpp>
+#include <engine/pool/detail/chunk_list.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -73,6 +74,12 @@ class ActiveIndexList {
   template <class Pool, class Keep>
   std::size_t update(Pool& pool, Keep&& keep);  // phase one: keep(T&) on every entry, false marks it dead;
                                                 // phase two: release the marked, mend the list; returns deaths
+  // The same step with phase one in `chunks` runs of the list, run in parallel by run(chunks, task)
+  // (as VectorPool::erase_if_chunked): keep(k, T&) sees chunk k's objects and may write only
+  // those and what its caller keeps for chunk k. The marks join in list order, so the pool and
+  // the list end as update() leaves them, at any chunk count.
+  template <class Pool, class Runner, class Keep>
+  std::size_t update_chunked(Pool& pool, std::size_t chunks, Runner&& run, Keep&& keep);
 
   // --- Discipline --------------------------------------------------------------------------
   ListDiscipline discipline() const noexcept { return discipline_; }
@@ -95,6 +102,11 @@ class ActiveIndexList {
  private:
   template <class Pool, class Keep>
   void walk(Pool& pool, const std::vector<std::uint32_t>& entries, std::uint32_t first_position, Keep& keep);
+  template <class Pool, class Runner, class Keep>
+  void walk_chunked(Pool& pool, const std::vector<std::uint32_t>& entries, std::uint32_t first_position,
+                    std::size_t chunks, Runner& run, Keep& keep);
+  template <class Pool, class PhaseOne>
+  std::size_t step(Pool& pool, PhaseOne&& phase_one);  // update()'s frame around either phase one
   void mend_swap_pop() noexcept;
   void mend_slot_order() noexcept;
   std::vector<std::uint32_t>& add_target() noexcept {
@@ -109,10 +121,11 @@ class ActiveIndexList {
     return true;
   }
 
-  std::vector<std::uint32_t> list_;    // the walked entries
-  std::vector<std::uint32_t> queued_;  // slot_order: spawns waiting for phase two's merge
-  std::vector<std::uint32_t> marked_;  // phase one's dead, as positions in list_ then queued_ (ascending)
-  std::vector<std::uint32_t> added_;   // add()s during update(): list_ and queued_ must not grow under the walk
+  std::vector<std::uint32_t> list_;        // the walked entries
+  std::vector<std::uint32_t> queued_;      // slot_order: spawns waiting for phase two's merge
+  std::vector<std::uint32_t> marked_;      // phase one's dead, as positions in list_ then queued_ (ascending)
+  std::vector<std::uint32_t> added_;       // add()s during update(): list_ and queued_ must not grow under the walk
+  std::vector<detail::ChunkList> chunks_;  // update_chunked: each chunk's marks (joined in order) and stale entries
   ListDiscipline discipline_;
   bool updating_ = false;
   std::uint64_t stale_ = 0;
@@ -183,6 +196,24 @@ bool ActiveIndexList::matches(const Pool& pool) const {
 
 template <class Pool, class Keep>
 std::size_t ActiveIndexList::update(Pool& pool, Keep&& keep) {
+  return step(pool, [&] {
+    walk(pool, list_, 0, keep);
+    walk(pool, queued_, static_cast<std::uint32_t>(list_.size()), keep);
+  });
+}
+
+template <class Pool, class Runner, class Keep>
+std::size_t ActiveIndexList::update_chunked(Pool& pool, std::size_t chunks, Runner&& run, Keep&& keep) {
+  chunks = std::max<std::size_t>(chunks, 1);
+  if (chunks_.size() < chunks) chunks_.resize(chunks);  // allocates only when the count rises
+  return step(pool, [&] {
+    walk_chunked(pool, list_, 0, chunks, run, keep);
+    walk_chunked(pool, queued_, static_cast<std::uint32_t>(list_.size()), chunks, run, keep);
+  });
+}
+
+template <class Pool, class PhaseOne>
+std::size_t ActiveIndexList::step(Pool& pool, PhaseOne&& phase_one) {
   if (refuse_inside_update("ActiveIndexList::update() inside update(): the walk holds the list")) return 0;
   // Entries a previous update() could not merge without allocating (or whose walk threw) join
   // first; they are live, and from here on they are walked like the rest.
@@ -206,8 +237,7 @@ std::size_t ActiveIndexList::update(Pool& pool, Keep&& keep) {
   } updating(updating_);
 
   // Phase one: update and mark. No release here, so keep() sees a whole pool.
-  walk(pool, list_, 0, keep);
-  walk(pool, queued_, static_cast<std::uint32_t>(list_.size()), keep);
+  phase_one();
 
   // Phase two: deallocate the marked, highest position first (in slot_order also the
   // highest index first: the pool's LIFO stack then hands out the lowest slot next).
@@ -243,6 +273,33 @@ void ActiveIndexList::walk(Pool& pool, const std::vector<std::uint32_t>& entries
     }
     if (!keep(*object)) marked_.push_back(first_position + static_cast<std::uint32_t>(i));
   });
+}
+
+template <class Pool, class Runner, class Keep>
+void ActiveIndexList::walk_chunked(Pool& pool, const std::vector<std::uint32_t>& entries, std::uint32_t first_position,
+                                   std::size_t chunks, Runner& run, Keep& keep) {
+  // A chunk holds at most entries / chunks + 1 of them; reserved by the list's capacity, not its
+  // length, so a list that fills up without growing allocates nothing.
+  for (std::size_t k = 0; k < chunks; ++k) {
+    chunks_[k].count = 0;
+    chunks_[k].entries.clear();
+    chunks_[k].entries.reserve(entries.capacity() / chunks + 1);
+  }
+  pool.for_each_listed_chunked(
+      entries.data(), entries.size(), chunks, run, [&](std::size_t k, std::size_t i, auto* object) {
+        const auto position = first_position + static_cast<std::uint32_t>(i);
+        if (object == nullptr) {  // released behind the list's back: drop the entry, visit nothing
+          ENGINE_POOL_ASSERT(object != nullptr, "ActiveIndexList entry names a dead slot (released outside update()?)");
+          ++chunks_[k].count;
+          chunks_[k].entries.push_back(position);
+          return;
+        }
+        if (!keep(k, *object)) chunks_[k].entries.push_back(position);
+      });
+  for (std::size_t k = 0; k < chunks; ++k) {
+    marked_.insert(marked_.end(), chunks_[k].entries.begin(), chunks_[k].entries.end());  // reserved: no allocation
+    stale_ += chunks_[k].count;
+  }
 }
 
 // The classic mend: each hole takes the last entry. Going from the highest marked position

@@ -5,7 +5,8 @@
 // The class, its contracts and its hot paths are detail/vector_pool_class.hpp (read that for
 // the API); the members defined out of line are one concern a file, each including the class:
 // iterator (range-for and the other read-only walks), growth, layout (layouts, migration,
-// packed relocation), free_stack, release_queue, validate (stats and validate()), lifetime.
+// packed relocation), free_stack, release_queue, validate (stats and validate()), lifetime,
+// parallel (the chunked passes).
 // Every one of them compiles on its own; this header is the one to include.
 #include <engine/pool/detail/vector_pool_class.hpp>
 #include <engine/pool/detail/vector_pool_free_stack.hpp>
@@ -13,5 +14,6 @@
 #include <engine/pool/detail/vector_pool_iterator.hpp>
 #include <engine/pool/detail/vector_pool_layout.hpp>
 #include <engine/pool/detail/vector_pool_lifetime.hpp>
+#include <engine/pool/detail/vector_pool_parallel.hpp>
 #include <engine/pool/detail/vector_pool_release_queue.hpp>
 #include <engine/pool/detail/vector_pool_validate.hpp>

@@ -67,6 +67,7 @@
 // Not thread-safe: one pool per thread, or external locking.
 #include <engine/pool/assert.hpp>
 #include <engine/pool/detail/bit_ops.hpp>
+#include <engine/pool/detail/chunk_list.hpp>
 #include <engine/pool/detail/construct.hpp>
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
@@ -150,6 +151,16 @@ class VectorPool {
   std::size_t erase_if(Pred pred);  // pred(T&) or pred(PoolHandle, T&); releases after the whole pass; returns count;
                                     // never allocates
   void clear() noexcept;            // destroys every live object once; all handles go stale; keeps capacity
+  // erase_if with phase one in parallel (detail/vector_pool_parallel.hpp): the live objects split
+  // into `chunks` runs in walk order, and run(chunks, task) must call task(k) once for each k in
+  // [0, chunks), on any threads, returning when all are done (engine::WorkerTeam does). pred(k, T&)
+  // sees chunk k's objects, concurrently with other chunks: it may write its object and what the
+  // caller keeps for chunk k, and must not call into the pool (a debug build asserts on emplace,
+  // release and release_later). Phase two releases the victims in the order erase_if would: the
+  // same free stack and handles at any chunk count. Never allocates once its per-chunk victim
+  // lists have seen this capacity and chunk count.
+  template <class Runner, class Pred>
+  std::size_t erase_if_chunked(std::size_t chunks, Runner&& run, Pred&& pred);
 
   // Reentrancy: what T's constructor and destructor may do with their own pool, wherever the
   // pool runs them (emplace, release, flush_releases, erase_if, clear, ~VectorPool):
@@ -201,6 +212,11 @@ class VectorPool {
   // where get_at() per entry re-reads it after every object the callback writes.
   template <class F>
   void for_each_listed(const std::uint32_t* indices, std::size_t count, F&& f);
+  // The same pass split into `chunks` runs of the list, task k on entries [count*k/chunks,
+  // count*(k+1)/chunks) calling f(k, i, T*), run in parallel as for erase_if_chunked.
+  template <class Runner, class F>
+  void for_each_listed_chunked(const std::uint32_t* indices, std::size_t count, std::size_t chunks, Runner&& run,
+                               F&& f);
 
   // --- Iteration: live objects in address (slot) order --------------------------------
   // for_each/erase_if refuse release() and relocating growth while they run. A range-for
@@ -451,6 +467,7 @@ class VectorPool {
   bool refuse_immovable(const char* what) noexcept;
   void release_listed(std::uint32_t from, std::uint32_t count) noexcept;
   void release_listed_positions(std::uint32_t from, std::uint32_t count) noexcept;
+  void release_doomed(std::uint32_t from, std::uint32_t doomed) noexcept;
   ENGINE_POOL_COLD void release_later_slow(PoolHandle handle) noexcept;
   void release_later_indexed(PoolHandle handle) noexcept;
   void forget_queue_tail() noexcept {  // the next release_later() finds the tail again
@@ -480,6 +497,13 @@ class VectorPool {
   void reset_to_empty() noexcept;
   template <Visit How, class Self, class F>
   static void visit_live(Self& self, F& f);
+  template <class F>
+  void visit_listed(const std::uint32_t* indices, std::size_t first, std::size_t last, F& f);
+  class ParallelScope;
+  std::uint64_t chunk_bound(std::size_t k, std::size_t chunks) const noexcept;
+  static constexpr std::uint64_t all_positions = std::uint64_t{1} << 32;  // past every walk position
+  template <Visit How, class Self, class F>
+  static void visit_positions(Self& self, std::uint64_t first, std::uint64_t last, F& f);
   static void prefetch_page_start(const Page& page, bool objects) noexcept;
   static constexpr std::size_t page_lead_in_bytes = 6144;  // of the next page's objects, asked for...
   static constexpr std::size_t page_lead_in_words = 4;     // ...this many occupancy words before a page ends
@@ -525,6 +549,8 @@ class VectorPool {
   mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
   std::uint32_t callbacks_ = 0;          // depth of T constructors/destructors the pool is running (see CallbackScope)
   bool tearing_down_ = false;            // clear() or ~VectorPool is destroying every object (destroy_live_objects)
+  bool parallel_pass_ = false;           // erase_if_chunked / for_each_listed_chunked tasks are running
+  std::vector<detail::ChunkList> chunk_victims_;  // erase_if_chunked's per-chunk victim lists (kept)
   GrowthListener listener_;
 };
 
@@ -611,6 +637,7 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, co
 template <class T>
 template <class... Args>
 ENGINE_POOL_ENTRY std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... args) {
+  ENGINE_POOL_ASSERT(!parallel_pass_, "emplace() inside a chunked pass: its tasks run in parallel");
   PoolHandle handle;
   if (state_.free_count != 0 || state_.used < state_.capacity) {
     // One construction path for both sources keeps emplace() small enough for GCC to inline
@@ -725,6 +752,7 @@ bool VectorPool<T>::refuse_mid_pass(const char* what, bool releases_allowed) noe
 
 template <class T>
 ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
+  ENGINE_POOL_ASSERT(!parallel_pass_, "release() inside a chunked pass: its tasks run in parallel");
   if (refuse_mid_pass("release() inside for_each/erase_if; use release_later() + flush_releases() or erase_if()",
                       true)) {
     return false;
@@ -793,9 +821,17 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
     };
     visit_live<Visit::position_and_object>(*this, collect);
   }
-  // Entry top - doomed + k moves down to the k-th push's own place, state_.free_count + k (never
+  release_doomed(top - doomed, doomed);
+  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after erase_if");
+  return doomed;
+}
+
+// erase_if's phase two (and erase_if_chunked's): the victims are stack entries [from, from +
+// doomed), highest walk position first, at the top of the stack arrays (see erase_if).
+template <class T>
+void VectorPool<T>::release_doomed(std::uint32_t from, std::uint32_t doomed) noexcept {
+  // Entry from + k moves down to the k-th push's own place, state_.free_count + k (never
   // above where it came from, so the copy never overwrites an entry not yet read).
-  const std::uint32_t from = top - doomed;
   if constexpr (std::is_trivially_destructible_v<T>) {
     if (state_.packed) {
       release_listed_positions(from, doomed);
@@ -827,8 +863,6 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
       stack_entry(state_.free_count++) = index;  // only now can an emplace take the slot
     }
   }
-  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after erase_if");
-  return doomed;
 }
 
 // ===== Access ============================================================================
@@ -900,13 +934,20 @@ template <class T>
 template <class F>
 void VectorPool<T>::for_each_listed(const std::uint32_t* indices, std::size_t count, F&& f) {
   IterationScope scope(*this);
+  visit_listed(indices, 0, count, f);
+}
+
+// Entries [first, last) of a listed pass; the caller holds the IterationScope.
+template <class T>
+template <class F>
+void VectorPool<T>::visit_listed(const std::uint32_t* indices, std::size_t first, std::size_t last, F& f) {
   const std::uint32_t used = state_.used;  // the listed slots were handed out before the pass
   if (!state_.packed && state_.flat.occupied != nullptr) {
     // One page, whose arrays stay put for the pass: relocating growth is refused inside it,
     // and stable growth adds pages beside this one.
     typename Page::Slot* const slots = state_.flat.slots;
     const std::uint64_t* const occupied = state_.flat.occupied;
-    for (std::size_t k = 0; k < count; ++k) {
+    for (std::size_t k = first; k < last; ++k) {
       const std::uint32_t i = indices[k];
       if (i < used && detail::test_bit(occupied, i)) {
         f(k, std::launder(reinterpret_cast<T*>(slots[i].bytes)));  // two calls: each inlined f knows its case
@@ -916,7 +957,7 @@ void VectorPool<T>::for_each_listed(const std::uint32_t* indices, std::size_t co
     }
     return;
   }
-  for (std::size_t k = 0; k < count; ++k) f(k, get_at(indices[k]));
+  for (std::size_t k = first; k < last; ++k) f(k, get_at(indices[k]));
 }
 
 // ===== Iteration =========================================================================
@@ -946,8 +987,18 @@ ENGINE_POOL_HOT void VectorPool<T>::prefetch_page_start(const Page& page, bool o
 template <class T>
 template <typename VectorPool<T>::Visit How, class Self, class F>
 void VectorPool<T>::visit_live(Self& self, F& f) {
-  using Ref = std::conditional_t<std::is_const_v<Self>, const T&, T&>;
   IterationScope scope(self);
+  visit_positions<How>(self, 0, all_positions, f);
+}
+
+// The live objects at walk positions [first, last): dense positions in the packed layouts,
+// slot indices otherwise (there first and last are multiples of 64, or last is all_positions,
+// so whole occupancy words are read). Opens no IterationScope: the caller holds one, so
+// erase_if_chunked's tasks may walk disjoint ranges at once.
+template <class T>
+template <typename VectorPool<T>::Visit How, class Self, class F>
+void VectorPool<T>::visit_positions(Self& self, std::uint64_t first, std::uint64_t last, F& f) {
+  using Ref = std::conditional_t<std::is_const_v<Self>, const T&, T&>;
   if (self.state_.packed) {  // dense: no bits to test, no holes to skip; a handle costs a generation lookup
     // Objects f emplaces land behind `count`; a packed_pages growth inside f adds a page and
     // moves nothing (packed growth, which would, is refused mid-pass).
@@ -955,7 +1006,7 @@ void VectorPool<T>::visit_live(Self& self, F& f) {
     auto& store = const_cast<Store&>(self.store_);
     for (std::size_t p = 0; p < store.page_count(); ++p) {
       const typename Store::Run run = store.run(p, count);
-      if (run.count == 0) break;
+      if (run.count == 0 || run.first >= last) break;
       const auto visit = [&](std::uint32_t k, Ref object) {
         if constexpr (How == Visit::handle_and_object) {
           f(PoolHandle{run.dense[k], self.generation(run.dense[k])}, object);
@@ -965,35 +1016,41 @@ void VectorPool<T>::visit_live(Self& self, F& f) {
           f(object);
         }
       };
+      const auto begin =
+          static_cast<std::uint32_t>(first > run.first ? std::min<std::uint64_t>(first - run.first, run.count) : 0);
+      const auto end = static_cast<std::uint32_t>(std::min<std::uint64_t>(last - run.first, run.count));
       if (run.boxes != nullptr) {  // heap: one pointer per object, as a std::vector<T*> loop reads them
-        for (std::uint32_t k = 0; k < run.count; ++k) visit(k, *run.boxes[k]);
+        for (std::uint32_t k = begin; k < end; ++k) visit(k, *run.boxes[k]);
       } else {
-        for (std::uint32_t k = 0; k < run.count; ++k) {
+        for (std::uint32_t k = begin; k < end; ++k) {
           visit(k, *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(run.objects[k].bytes)));
         }
       }
     }
     return;
   }
-  for (std::size_t p = 0; p < self.pages_.size(); ++p) {
+  for (std::size_t p = static_cast<std::size_t>(first >> self.state_.shift); p < self.pages_.size(); ++p) {
+    const std::uint64_t base = static_cast<std::uint64_t>(p) << self.state_.shift;
+    if (base >= last) break;
     auto& page = self.pages_[p];
     auto* const slots = page.slots();
     const std::uint32_t* const generations = page.generations();
     const std::uint64_t* const occupied = page.occupied();
-    const std::size_t words = page.words();
-    const auto base = static_cast<std::uint32_t>(p << self.state_.shift);
-    const bool has_next = p + 1 < self.pages_.size();
+    const std::size_t words =
+        std::min<std::uint64_t>(page.words(), (last - base + detail::bits_per_word - 1) / detail::bits_per_word);
+    const bool has_next = p + 1 < self.pages_.size() && base + page.slot_count() < last;
     if (has_next) prefetch_page_start(self.pages_[p + 1], false);
     const std::size_t lead_in_word = words > page_lead_in_words ? words - page_lead_in_words : 0;
-    for (std::size_t w = 0; w < words; ++w) {
+    for (std::size_t w = first > base ? static_cast<std::size_t>((first - base) / detail::bits_per_word) : 0; w < words;
+         ++w) {
       if (w == lead_in_word && has_next) prefetch_page_start(self.pages_[p + 1], true);
       for (std::uint64_t bits = occupied[w]; bits != 0; bits &= bits - 1) {
         const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
         Ref object = *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(slots[offset].bytes));
         if constexpr (How == Visit::handle_and_object) {
-          f(PoolHandle{base + static_cast<std::uint32_t>(offset), generations[offset]}, object);
+          f(PoolHandle{static_cast<std::uint32_t>(base + offset), generations[offset]}, object);
         } else if constexpr (How == Visit::position_and_object) {
-          f(base + static_cast<std::uint32_t>(offset), object);
+          f(static_cast<std::uint32_t>(base + offset), object);
         } else {
           f(object);
         }

@@ -18,6 +18,7 @@ namespace engine {
 // updates it instead of appending. A queue with one entry per slot cannot outgrow the pages.
 template <class T>
 ENGINE_POOL_ENTRY void VectorPool<T>::release_later(PoolHandle handle) noexcept {
+  ENGINE_POOL_ASSERT(!parallel_pass_, "release_later() inside a chunked pass: its tasks run in parallel");
   if (!is_live(handle)) {
     if (destroyed_by_this_teardown(handle)) return;  // as in release(): the teardown got there first
     ENGINE_POOL_ASSERT(false, "release_later() of a null, stale, foreign or already released handle");

@@ -1,0 +1,124 @@
+// Workload 7 (issue 30), the parallel update phase: a pool of N particles, each step moves every
+// one and marks those whose life ran out (phase one, VectorPool::erase_if_chunked in chunks),
+// releases them in order (phase two) and spawns as many again, so the pool stays at N. The
+// scheduler that runs phase one's chunks is the contender:
+//   Inline       one thread, the chunks in order (the single-threaded game)
+//   WorkerTeam   engine::WorkerTeam: persistent std::threads woken by a condition variable
+//   Tbb          oneTBB's parallel_for in a task_arena of the same size (libtbb-dev; only if found)
+// at 2 threads, the acceptance machine's core count (range(1)). Items are particles per second.
+#include <engine/pool/vector_pool.hpp>
+#include <engine/pool/worker_team.hpp>
+
+#include <benchmark/benchmark.h>
+
+#if POOLSHOT_HAVE_TBB
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/task_arena.h>
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace {
+
+struct Particle {
+  float x, y, vx, vy;
+  float life;
+  std::uint32_t seq;
+};
+
+// Phase one's work per particle: what ParticleSystem::update does.
+bool move_and_keep(Particle& p) noexcept {
+  p.x += p.vx * (1.0f / 60);
+  p.y += p.vy * (1.0f / 60);
+  p.vx *= 0.99f;
+  p.vy *= 0.99f;
+  p.life -= 1.0f / 60;
+  return p.life > 0;
+}
+
+Particle spawn(std::uint32_t seq) {  // lives 0.5..2.5 s: about 1 in 90 dies each step
+  const float life = 0.5f + static_cast<float>((seq * 2654435761u) >> 20) / 4096.0f * 2.0f;
+  return Particle{0, 0, 1, 1, life, seq};
+}
+
+template <class Scheduler>
+void BM_ParallelUpdate(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto threads = static_cast<std::size_t>(state.range(1));
+  engine::GrowthPolicy policy;
+  policy.storage = engine::StorageMode::packed_pages;
+  policy.initial_capacity = n;
+  engine::VectorPool<Particle> pool(policy);
+  std::uint32_t seq = 0;
+  for (std::size_t i = 0; i < n; ++i) pool.emplace(spawn(seq++));
+  Scheduler scheduler(threads);
+  for (int warm = 0; warm < 5; ++warm)
+    pool.erase_if_chunked(threads, scheduler, [](std::size_t, Particle& p) { return !move_and_keep(p); });
+  std::size_t died = 0;
+  for (auto _ : state) {
+    const std::size_t dead =
+        pool.erase_if_chunked(threads, scheduler, [](std::size_t, Particle& p) { return !move_and_keep(p); });
+    for (std::size_t i = 0; i < dead; ++i) pool.emplace(spawn(seq++));
+    died += dead;
+  }
+  if (pool.size() != n) state.SkipWithError("the pool lost particles");
+  benchmark::DoNotOptimize(died);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
+}
+
+struct Inline {  // the chunks in order on this thread
+  explicit Inline(std::size_t) {}
+  template <class Task>
+  void operator()(std::size_t chunks, Task&& task) const {
+    for (std::size_t k = 0; k < chunks; ++k) task(k);
+  }
+};
+
+struct Team {
+  explicit Team(std::size_t threads) : team(threads) {}
+  template <class Task>
+  void operator()(std::size_t chunks, Task&& task) {
+    team(chunks, task);
+  }
+  engine::WorkerTeam team;
+};
+
+#if POOLSHOT_HAVE_TBB
+struct Tbb {
+  explicit Tbb(std::size_t threads) : arena(static_cast<int>(threads)) {}
+  template <class Task>
+  void operator()(std::size_t chunks, Task&& task) {
+    arena.execute([&] {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, chunks, 1),
+          [&](const tbb::blocked_range<std::size_t>& r) {
+            for (std::size_t k = r.begin(); k != r.end(); ++k) task(k);
+          },
+          tbb::simple_partitioner());
+    });
+  }
+  tbb::task_arena arena;
+};
+#endif
+
+const bool registered = [] {
+  const auto add = [](const char* name, auto* fn, std::int64_t threads) {
+    for (const std::int64_t n : {100'000, 1'000'000}) {
+      benchmark::RegisterBenchmark(name, fn)->Args({n, threads})->Unit(benchmark::kMicrosecond)->UseRealTime();
+    }
+  };
+  add("BM_ParallelUpdate/Inline", &BM_ParallelUpdate<Inline>, 1);
+  add("BM_ParallelUpdate/WorkerTeam", &BM_ParallelUpdate<Team>, 2);
+#if POOLSHOT_HAVE_TBB
+  add("BM_ParallelUpdate/Tbb", &BM_ParallelUpdate<Tbb>, 2);
+#endif
+  return true;
+}();
+
+}  // namespace
+
+BENCHMARK_MAIN();

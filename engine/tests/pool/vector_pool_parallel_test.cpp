@@ -1,0 +1,186 @@
+// VectorPool<T>'s chunked passes (issue 30): erase_if_chunked ends every layout exactly as
+// erase_if does (same victims, same free stack, so the same slots for the next emplaces) at
+// any chunk count, run inline or on a WorkerTeam; for_each_listed_chunked visits each entry once.
+#include <engine/pool/vector_pool.hpp>
+#include <engine/pool/worker_team.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/pool_test_support.hpp"
+
+namespace pool_test {
+namespace {
+
+struct Body {  // trivially destructible: erase_if's listed release paths
+  std::uint32_t id;
+  std::uint32_t steps;
+};
+struct Named {  // a destructor runs: erase_if's mark-all-then-destroy path
+  Named(std::uint32_t i, std::uint32_t s) : id(i), steps(s), name(std::to_string(i)) {}
+  std::uint32_t id;
+  std::uint32_t steps;
+  std::string name;
+};
+
+struct InlineRun {  // run(n, task): every task in order on this thread
+  template <class Task>
+  void operator()(std::size_t n, Task&& task) const {
+    for (std::size_t k = 0; k < n; ++k) task(k);
+  }
+};
+struct BackwardsRun {  // the tasks in reverse order: the result must not depend on which runs first
+  template <class Task>
+  void operator()(std::size_t n, Task&& task) const {
+    for (std::size_t k = n; k-- > 0;) task(k);
+  }
+};
+
+// A pool of 1,000 objects in 64-slot pages with every fifth released: holes, several pages,
+// a free stack to keep in order.
+template <class T>
+VectorPool<T> churned_pool(StorageMode mode) {
+  VectorPool<T> pool(policy(mode, 64));
+  std::vector<PoolHandle> handles;
+  for (std::uint32_t i = 0; i < 1000; ++i) handles.push_back(*pool.emplace(T{i, 0}));
+  for (std::size_t i = 0; i < handles.size(); i += 5) pool.release(handles[i]);
+  return pool;
+}
+
+bool doomed(std::uint32_t id) { return id % 3 == 0 || id % 7 == 1; }
+
+template <class T>
+std::vector<std::uint32_t> ids_in_walk_order(const VectorPool<T>& pool) {
+  std::vector<std::uint32_t> ids;
+  pool.for_each([&](const T& o) { ids.push_back(o.id); });
+  return ids;
+}
+
+// The same pool through erase_if and through erase_if_chunked(chunks, run): same count, same
+// survivors in the same walk order, and the next 300 emplaces take the same slots.
+template <class T, class Run>
+void expect_same_as_erase_if(StorageMode mode, std::size_t chunks, Run&& run) {
+  VectorPool<T> reference = churned_pool<T>(mode);
+  VectorPool<T> chunked = churned_pool<T>(mode);
+  const std::size_t expected = reference.erase_if([](T& o) {
+    ++o.steps;
+    return doomed(o.id);
+  });
+  std::vector<std::uint32_t> visits_per_chunk(chunks, 0);
+  const std::size_t erased = chunked.erase_if_chunked(chunks, run, [&](std::size_t k, T& o) {
+    ++visits_per_chunk[k];
+    ++o.steps;
+    return doomed(o.id);
+  });
+  ASSERT_EQ(erased, expected);
+  EXPECT_GT(expected, 0u);
+  std::uint32_t visited = 0;
+  for (const std::uint32_t v : visits_per_chunk) visited += v;
+  EXPECT_EQ(visited, reference.size() + expected);  // every live object once
+  EXPECT_EQ(ids_in_walk_order(chunked), ids_in_walk_order(reference));
+  chunked.for_each([](const T& o) { EXPECT_EQ(o.steps, 1u); });
+  for (std::uint32_t i = 0; i < 300; ++i) {
+    const PoolHandle a = *reference.emplace(T{5000 + i, 0});
+    const PoolHandle b = *chunked.emplace(T{5000 + i, 0});
+    ASSERT_EQ(a.index, b.index) << "emplace " << i << " after the erase";
+  }
+  EXPECT_EQ(ids_in_walk_order(chunked), ids_in_walk_order(reference));
+  EXPECT_TRUE(chunked.validate());
+}
+
+class ChunkedErase : public ::testing::TestWithParam<StorageMode> {};
+
+TEST_P(ChunkedErase, EndsAsEraseIfDoesAtEveryChunkCount) {
+  for (const std::size_t chunks : {1u, 2u, 3u, 8u, 40u}) {
+    SCOPED_TRACE(chunks);
+    expect_same_as_erase_if<Body>(GetParam(), chunks, InlineRun{});
+    expect_same_as_erase_if<Body>(GetParam(), chunks, BackwardsRun{});
+  }
+}
+
+TEST_P(ChunkedErase, EndsAsEraseIfDoesWhenDestructorsRun) {
+  for (const std::size_t chunks : {1u, 3u, 8u}) {
+    SCOPED_TRACE(chunks);
+    expect_same_as_erase_if<Named>(GetParam(), chunks, BackwardsRun{});
+  }
+}
+
+TEST_P(ChunkedErase, EndsAsEraseIfDoesOnAWorkerTeam) {
+  engine::WorkerTeam team(4);
+  for (const std::size_t chunks : {2u, 4u, 8u}) {
+    SCOPED_TRACE(chunks);
+    expect_same_as_erase_if<Body>(GetParam(), chunks, team);
+    expect_same_as_erase_if<Named>(GetParam(), chunks, team);
+  }
+}
+
+TEST_P(ChunkedErase, AnEmptyPoolAndMoreChunksThanObjectsAreFine) {
+  VectorPool<Body> pool(policy(GetParam(), 64));
+  EXPECT_EQ(pool.erase_if_chunked(4, InlineRun{}, [](std::size_t, Body&) { return true; }), 0u);
+  pool.emplace(Body{1, 0});
+  pool.emplace(Body{2, 0});
+  EXPECT_EQ(pool.erase_if_chunked(16, InlineRun{}, [](std::size_t, Body& b) { return b.id == 2; }), 1u);
+  EXPECT_EQ(ids_in_walk_order(pool), std::vector<std::uint32_t>{1});
+  EXPECT_EQ(pool.erase_if_chunked(0, InlineRun{}, [](std::size_t k, Body&) { return k == 0; }), 1u);  // 0 -> 1 chunk
+  EXPECT_TRUE(pool.empty());
+}
+
+TEST_P(ChunkedErase, ListedChunksVisitEveryEntryOnceAndNullForTheDead) {
+  VectorPool<Body> pool = churned_pool<Body>(GetParam());
+  std::vector<std::uint32_t> listed;
+  for (std::uint32_t i = 0; i < 1000; ++i) listed.push_back(i);  // every fifth slot is dead
+  engine::WorkerTeam team(3);
+  std::vector<std::atomic<int>> seen(listed.size());
+  std::atomic<int> dead{0};
+  pool.for_each_listed_chunked(listed.data(), listed.size(), 7, team, [&](std::size_t, std::size_t i, Body* b) {
+    seen[i].fetch_add(1);
+    if (b == nullptr) {
+      dead.fetch_add(1);
+    } else {
+      EXPECT_NE(b->id % 5, 0u);
+    }
+  });
+  for (const std::atomic<int>& s : seen) EXPECT_EQ(s.load(), 1);
+  EXPECT_EQ(dead.load(), 200);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllModes, ChunkedErase, ::testing::ValuesIn(kAllModes), mode_name);
+
+TEST(WorkerTeam, RunsEveryTaskOnceAtEveryTeamSize) {
+  for (const std::size_t threads : {1u, 2u, 3u, 8u}) {
+    engine::WorkerTeam team(threads);
+    EXPECT_EQ(team.size(), threads);
+    for (const std::size_t tasks : {0u, 1u, 2u, 7u, 64u}) {
+      for (int round = 0; round < 20; ++round) {
+        std::vector<std::atomic<int>> ran(tasks);
+        team(tasks, [&](std::size_t k) { ran[k].fetch_add(1); });
+        for (const std::atomic<int>& r : ran) ASSERT_EQ(r.load(), 1);
+      }
+    }
+  }
+}
+
+TEST(WorkerTeam, ResizesAndRethrowsATasksException) {
+  engine::WorkerTeam team(1);
+  team.resize(4);
+  EXPECT_EQ(team.size(), 4u);
+  EXPECT_THROW(team(16,
+                    [](std::size_t k) {
+                      if (k == 5) throw std::runtime_error("task 5");
+                    }),
+               std::runtime_error);
+  std::atomic<int> after{0};
+  team(16, [&](std::size_t) { after.fetch_add(1); });  // the team still works
+  EXPECT_EQ(after.load(), 16);
+  team.resize(0);  // 0 means 1: the caller alone
+  EXPECT_EQ(team.size(), 1u);
+  EXPECT_GE(engine::WorkerTeam::hardware_threads(), 1u);
+  EXPECT_LE(engine::WorkerTeam::hardware_threads(4), 4u);
+}
+
+}  // namespace
+}  // namespace pool_test
