@@ -46,6 +46,7 @@ int run_compare_command(const game::Scenario& scenario, const std::string& scena
                         const game::Options& options) {
   game::Settings settings = game::settings_from(scenario);
   settings.autofire = options.autofire;
+  if (options.threads) settings.threads = *options.threads;
   const std::uint64_t seed = options.seed.value_or(scenario.seed);
   const game::CompareResult r =
       game::run_compare(scenario, seed, settings, options.frames.value_or(game::kDefaultHeadlessFrames));
@@ -128,6 +129,7 @@ int main(int argc, char** argv) {
   game::set_pacing(options.pace);
   game::Simulation sim(scenario, options.seed.value_or(scenario.seed));
   sim.settings().autofire = options.autofire;
+  if (options.threads) sim.settings().threads = *options.threads;
   game::FrameSummary summary;
   game::OverlayModel overlay;              // what the debug overlay shows at the end: for the report and --advise
   std::vector<game::PhaseSummary> phases;  // the spans between settings changes: for the report

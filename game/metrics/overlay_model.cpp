@@ -175,6 +175,10 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& src, const 
   model.pooling = applied.pooling;
   model.storage = applied.storage;
   model.walk = applied.walk;
+  model.threads = stats.threads;
+  model.update_ms = stats.update_ms;
+  model.release_ms = stats.release_ms;
+  model.collision_ms = stats.collision_ms;
   model.bytes_held_total = 0;
   model.bytes_live_total = bytes_live(stats);
   for (std::size_t i = 0; i < kPoolCount; ++i) {
@@ -276,6 +280,7 @@ nlohmann::json overlay_json(const OverlayModel& m) {
           {"pooling", m.pooling ? "on" : "off"},
           {"storage", engine::storage_mode_name(m.storage)},
           {"walk", std::string(walk_name(m.walk))},
+          {"threads", m.threads},
           {"pools", pools},
           {"bytes_held_total", m.bytes_held_total},
           {"bytes_live_total", m.bytes_live_total},

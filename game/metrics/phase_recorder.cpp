@@ -9,8 +9,8 @@ namespace {
 
 // The settings whose change starts a phase: those a script can set (script.hpp).
 bool same_phase(const Settings& a, const Settings& b) {
-  return a.pooling == b.pooling && a.storage == b.storage && a.walk == b.walk && a.stress == b.stress &&
-         a.autofire == b.autofire && a.enemy_density == b.enemy_density &&
+  return a.pooling == b.pooling && a.storage == b.storage && a.walk == b.walk && a.threads == b.threads &&
+         a.stress == b.stress && a.autofire == b.autofire && a.enemy_density == b.enemy_density &&
          a.particles_per_explosion == b.particles_per_explosion && a.sparks_per_hit == b.sparks_per_hit &&
          a.trail_per_second == b.trail_per_second;
 }
@@ -39,6 +39,7 @@ void PhaseRecorder::after_step(const Simulation& sim, const SimStats& after, dou
     p.summary.pooling = now.pooling;
     p.summary.storage = now.storage;
     p.summary.walk = now.walk;
+    p.summary.threads = now.threads;
     p.settings = now;
     p.first_sample = samples_.size();
     phases_.push_back(p);  // within the reservation: no allocation
@@ -102,6 +103,7 @@ nlohmann::json phases_json(const std::vector<PhaseSummary>& phases) {
                    {"pooling", p.pooling ? "on" : "off"},
                    {"storage", engine::storage_mode_name(p.storage)},
                    {"walk", std::string(walk_name(p.walk))},
+                   {"threads", p.threads},
                    {"walk_ns_per_object", walk_costs(p)},
                    {"sim_ms", to_json(p.sim_ms)},
                    {"render_ms", to_json(p.render_ms)},

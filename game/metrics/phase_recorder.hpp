@@ -24,6 +24,7 @@ struct PhaseSummary {
   bool pooling = true;
   engine::StorageMode storage = engine::StorageMode::contiguous;
   WalkMode walk = WalkMode::slot_order;
+  std::uint32_t threads = 1;                            // the update phase's threads
   std::array<double, kPoolCount> walk_ns_per_object{};  // per pool, mean over the phase's steps
   Percentiles sim_ms, render_ms;                        // render: 0 headless
   std::size_t peak_live = 0;                            // all four pools summed, worst step

@@ -4,6 +4,7 @@
 #include "metrics/matched_load.hpp"
 #include "metrics/alloc_counter.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -38,6 +39,13 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
   report["pooling"] = settings.pooling ? "on" : "off";
   report["storage"] = engine::storage_mode_name(settings.storage);
   report["walk"] = std::string(walk_name(settings.walk));
+  report["threads"] = stats.threads;  // the update phase's threads (--threads)
+  // Mean ms per step of the phases the threads share: bullets' and particles' update (parallel),
+  // their release (in order), the collision grid's build.
+  const double steps = static_cast<double>(std::max<std::uint64_t>(stats.frame, 1));
+  report["phase_ms"] = {{"update", stats.update_ms_total / steps},
+                        {"release", stats.release_ms_total / steps},
+                        {"collision", stats.collision_ms_total / steps}};
   report["autofire"] = settings.autofire;
   report["stress"] = settings.stress;
   report["state_hash"] = hex_hash(sim.state_hash());

@@ -109,12 +109,17 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     // Wrapped at the column's edge: "(contiguous, slot-order list walk)" reached it at 480 px.
     ImGui::PushTextWrapPos(0.0f);
     if (model.pooling) {
-      ImGui::TextColored(kDim, "(%s, %s walk)%s", engine::storage_mode_name(model.storage), walk_label(model).data(),
+      ImGui::TextColored(kDim, "(%s, %s walk, %u thread%s)%s", engine::storage_mode_name(model.storage),
+                         walk_label(model).data(), model.threads, model.threads == 1 ? "" : "s",
                          frame.runtime.paused ? "  PAUSED" : "");
     } else {  // no pool to store or walk: each object is its own new, walked through the pointer array
-      ImGui::TextColored(kDim, "(new/delete, pointer array walk)%s", frame.runtime.paused ? "  PAUSED" : "");
+      ImGui::TextColored(kDim, "(new/delete, pointer array walk, %u thread%s)%s", model.threads,
+                         model.threads == 1 ? "" : "s", frame.runtime.paused ? "  PAUSED" : "");
     }
     ImGui::PopTextWrapPos();
+    // The step's phases the threads share (issue 30): phase one runs on all of them.
+    ImGui::TextColored(kDim, "update %.2f ms on %u thread%s, release %.2f ms, collision grid %.2f ms", model.update_ms,
+                       model.threads, model.threads == 1 ? "" : "s", model.release_ms, model.collision_ms);
     draw_matched_load(model);  // overlay_matched_load.cpp: heap vs pooled at the same load, caches
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());

@@ -48,19 +48,33 @@ class BulletManager {
   void update(float dt, const Rect& alive_area, HitTest&& hit, Steer&& steer) {
     const auto update_and_mark = [&](Bullet& b) {
       steer(b);
-      b.prev = b.pos;
-      b.pos = b.pos + b.vel * dt;
-      b.age += dt;
-      if (!alive_area.contains(b.pos) || b.age > kMaxAgeSeconds) return false;
-      return !hit(static_cast<const Bullet&>(b));
+      return move_and_keep(b, dt, alive_area) && !hit(static_cast<const Bullet&>(b));
     };
     store_.update(update_and_mark);  // phase one, then phase two
+  }
+
+  // Same, with phase one on `team` (ObjectStore::update(team, keep)): hit(k, const Bullet&) and
+  // steer(k, Bullet&) run for chunk k, concurrently with other chunks.
+  template <class HitTest, class Steer>
+  void update(engine::WorkerTeam& team, float dt, const Rect& alive_area, HitTest&& hit, Steer&& steer) {
+    store_.update(team, [&](std::size_t k, Bullet& b) {
+      steer(k, b);
+      return move_and_keep(b, dt, alive_area) && !hit(k, static_cast<const Bullet&>(b));
+    });
   }
 
   ObjectStore<Bullet>& store() noexcept { return store_; }
   const ObjectStore<Bullet>& store() const noexcept { return store_; }
 
  private:
+  // One step of flight: false when the bullet left the field or aged out.
+  static bool move_and_keep(Bullet& b, float dt, const Rect& alive_area) noexcept {
+    b.prev = b.pos;
+    b.pos = b.pos + b.vel * dt;
+    b.age += dt;
+    return alive_area.contains(b.pos) && b.age <= kMaxAgeSeconds;
+  }
+
   ObjectStore<Bullet> store_;
   std::uint64_t next_seq_ = 1;
 };

@@ -17,7 +17,9 @@ void steer_homing_shot(Bullet& b, const HomingField& field, const HomingConfig& 
   const Enemy* target = nullptr;
   bool search = b.age == 0.0f || (step + b.seq) % kHomingSeekEvery == 0;
   if (b.target != kSeekingTarget) {
-    target = field.enemies.get(b.target);
+    // contains() first: it counts nothing, so steering can run on several threads at once (the
+    // caller reports the refusals to the store afterwards, as get() would have counted them).
+    target = field.enemies.contains(b.target) ? field.enemies.get(b.target) : nullptr;
     if (!target) {  // died: its slot may hold a newcomer now, and the check told them apart
       ++stale_refusals;
       b.target = kSeekingTarget;

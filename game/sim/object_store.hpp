@@ -19,6 +19,7 @@
 
 #include <engine/pool/active_index_list.hpp>
 #include <engine/pool/vector_pool.hpp>
+#include <engine/pool/worker_team.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -47,6 +48,7 @@ struct StoreStats {
   std::uint64_t failed_releases = 0;     // pool releases refused (null, stale, double): a game bug if non-zero
   WalkMode walk = WalkMode::slot_order;  // how update() walks the pool (heap mode: the pointer loop)
   double walk_ns_per_object = 0;         // update()'s time per object visited, smoothed over ~10 steps
+  double update_ms = 0, release_ms = 0;  // the last update(team, ...): phase one (parallel), phase two
 };
 
 template <class T>
@@ -113,6 +115,38 @@ class ObjectStore {
     }
     note_walk_time(std::chrono::steady_clock::now() - started, visited);
   }
+
+  // The same update with phase one split across `team` (issue 30): keep(k, T&) runs on chunk k
+  // of the walk, chunks running at once on the team's threads, so it may write only its object
+  // and what the caller keeps for chunk k (chunk_count(team) of them). The releases run after,
+  // on this thread, in walk order: the store ends as update() leaves it, at any thread count.
+  // A team of one runs the same code with one chunk, inline. Each call times its two phases.
+  template <class Keep>
+  void update(engine::WorkerTeam& team, Keep&& keep) {
+    const std::size_t chunks = chunk_count(team);
+    const auto started = std::chrono::steady_clock::now();
+    auto walked = started;
+    const auto run = [&](std::size_t n, auto&& task) {  // the team, timed: phase one is this call
+      team(n, task);
+      walked = std::chrono::steady_clock::now();
+    };
+    const std::size_t visited = size();
+    if (listed()) {
+      releases_ += list_.update_chunked(pool_, chunks, run, keep);
+    } else {
+      releases_ += pool_.erase_if_chunked(chunks, run, [&](std::size_t k, T& object) { return !keep(k, object); });
+    }
+    const auto finished = std::chrono::steady_clock::now();
+    update_ms_ = std::chrono::duration<double, std::milli>(walked - started).count();
+    release_ms_ = std::chrono::duration<double, std::milli>(finished - walked).count();
+    note_walk_time(finished - started, visited);
+  }
+  // How many chunks update(team, keep) splits the walk into: one per thread.
+  static std::size_t chunk_count(const engine::WorkerTeam& team) noexcept { return team.size(); }
+
+  // Lookups refused outside the pool's own count (a parallel pass checks contains(), which
+  // counts nothing, and reports its refusals here afterwards): they join stats().stale_gets.
+  void note_stale_lookups(std::uint64_t count) noexcept { noted_stale_ += count; }
 
   // Walk mode, live: bitmap -> list lists the pool's live slots once (in slot order);
   // swap_pop -> slot_order sorts the list once; list -> bitmap drops the list.
@@ -211,10 +245,12 @@ class ObjectStore {
     s.spawns = spawns_;
     s.releases = releases_;
     s.refused_spawns = refused_;
-    s.stale_gets = pool.stale_gets;
+    s.stale_gets = pool.stale_gets + noted_stale_;
     s.failed_releases = pool.failed_releases;
     s.walk = walk_;
     s.walk_ns_per_object = walk_ns_;
+    s.update_ms = update_ms_;
+    s.release_ms = release_ms_;
     return s;
   }
 
@@ -260,13 +296,15 @@ class ObjectStore {
   engine::GrowthPolicy policy_;   // the pooled layout's policy (the pool runs the heap layout while !pooled_)
   bool pooled_;
   WalkMode walk_;
-  double walk_ns_ = 0;  // smoothed update() time per object
+  double walk_ns_ = 0;                     // smoothed update() time per object
+  double update_ms_ = 0, release_ms_ = 0;  // the last update(team, ...)'s two phases
   GrowthLog* growth_log_ = nullptr;
   PoolId pool_id_ = PoolId::bullets;
   bool rebuilding_ = false;     // inside set_pooling / a layout switch: growth events are rebuilds
   std::uint64_t rebuilds_ = 0;  // pool growth events that were rebuilds (in pool.growth_events too)
   std::size_t peak_live_ = 0;
   std::uint64_t spawns_ = 0, releases_ = 0, refused_ = 0;
+  std::uint64_t noted_stale_ = 0;  // note_stale_lookups()
 };
 
 }  // namespace game

@@ -42,15 +42,22 @@ int ParticleSystem::burst(const BurstSpec& spec, Vec2 origin) {
 // Phase one: walk the active list (or the pool's bitmap), move each particle and mark the
 // burnt-out ones (false). Phase two, inside store_.update() after the walk: release the
 // marked and mend the list. Nothing is released during the walk.
+namespace {
+bool move_and_keep(Particle& p, float dt) noexcept {
+  p.prev = p.pos;
+  p.pos = p.pos + p.vel * dt;
+  p.vel = p.vel * p.damping;
+  p.life -= dt;
+  return p.life > 0.0f;
+}
+}  // namespace
+
 void ParticleSystem::update(float dt) {
-  const auto update_and_mark = [dt](Particle& p) {
-    p.prev = p.pos;
-    p.pos = p.pos + p.vel * dt;
-    p.vel = p.vel * p.damping;
-    p.life -= dt;
-    return p.life > 0.0f;
-  };
-  store_.update(update_and_mark);  // phase one, then phase two
+  store_.update([dt](Particle& p) { return move_and_keep(p, dt); });  // phase one, then phase two
+}
+
+void ParticleSystem::update(engine::WorkerTeam& team, float dt) {
+  store_.update(team, [dt](std::size_t, Particle& p) { return move_and_keep(p, dt); });
 }
 
 }  // namespace game

@@ -33,6 +33,8 @@ class ParticleSystem {
   // Moves every particle one step and releases those whose life ran out, in two phases
   // (walk and mark, then release and mend the active list: see particle_system.cpp).
   void update(float dt);
+  // Same, with phase one on `team`'s threads (a particle touches only itself).
+  void update(engine::WorkerTeam& team, float dt);
 
   ObjectStore<Particle>& store() noexcept { return store_; }
   const ObjectStore<Particle>& store() const noexcept { return store_; }

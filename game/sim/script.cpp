@@ -68,6 +68,7 @@ ScriptEvent read_event(const json& v, const std::string& path) {
   optional_value(r, "pooling", e.pooling, [&](bool& x) { r.boolean("pooling", x); });
   optional_value(r, "storage", e.storage, [&](engine::StorageMode& x) { detail::read_storage(r, "storage", x); });
   optional_value(r, "walk", e.walk, [&](WalkMode& x) { detail::read_walk(r, "walk", x); });
+  optional_value(r, "threads", e.threads, [&](std::uint32_t& x) { r.integer("threads", x, 1u, kMaxThreads); });
   // The ranges a scenario file allows for the same settings.
   optional_value(r, "stress", e.stress, [&](float& x) { r.number("stress", x, 0.01f, 1000.0f); });
   optional_value(r, "autofire", e.autofire, [&](bool& x) { r.boolean("autofire", x); });
@@ -123,7 +124,7 @@ ScriptResult failure(const std::string& name, const std::string& reason) {
 }  // namespace
 
 bool ScriptEvent::changes_settings() const noexcept {
-  return pooling || storage || walk || stress || autofire || enemy_density || particles_per_explosion ||
+  return pooling || storage || walk || threads || stress || autofire || enemy_density || particles_per_explosion ||
          sparks_per_hit || trail_per_second;
 }
 
@@ -161,6 +162,7 @@ Input ScriptPlayer::next(Settings& settings, Vec2 player) {
     if (e.pooling) settings.pooling = *e.pooling;
     if (e.storage) settings.storage = *e.storage;
     if (e.walk) settings.walk = *e.walk;
+    if (e.threads) settings.threads = *e.threads;
     if (e.stress) settings.stress = *e.stress;
     if (e.autofire) settings.autofire = *e.autofire;
     if (e.enemy_density) settings.enemy_density = *e.enemy_density;

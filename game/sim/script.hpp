@@ -40,7 +40,8 @@ struct ScriptEvent {
   bool restart = false;
   std::optional<bool> pooling;  // settings (settings.hpp), same ranges as a scenario
   std::optional<engine::StorageMode> storage;
-  std::optional<WalkMode> walk;  // "bitmap", "swap_pop" or "slot_order"
+  std::optional<WalkMode> walk;          // "bitmap", "swap_pop" or "slot_order"
+  std::optional<std::uint32_t> threads;  // the update phase's threads, 1..kMaxThreads
   std::optional<float> stress;
   std::optional<bool> autofire;
   std::optional<float> enemy_density;

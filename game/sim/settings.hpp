@@ -5,6 +5,8 @@
 // memory only; the others (stress, density, particle counts, autofire) change the game.
 #include "sim/scenario.hpp"
 
+#include <engine/pool/worker_team.hpp>
+
 #include <array>
 #include <cstdint>
 
@@ -21,7 +23,11 @@ struct Settings {
   int sparks_per_hit = 3;
   float trail_per_second = 90;
   float enemy_density = 1;  // multiplies the count of waves to come
+  // Threads of the update phase (issue 30): speed only, the game is the same at any count.
+  // Default: the machine's hardware threads, at most 8 (--threads, the panel change it).
+  std::uint32_t threads = static_cast<std::uint32_t>(engine::WorkerTeam::hardware_threads(8));
 };
+inline constexpr std::uint32_t kMaxThreads = 64;  // sanitize() clamps threads to 1..this
 
 // The settings a scenario starts with.
 Settings settings_from(const Scenario& scenario);

@@ -7,6 +7,7 @@
 #include "sim/rng.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace game {
@@ -45,6 +46,7 @@ void sanitize(Settings& s, const WeaponConfig& weapon) {
   const float per_stress = weapon.shots_per_second * static_cast<float>(weapon.bullets_per_shot);
   s.stress = std::min(s.stress, kMaxPlayerBulletsPerSecond / per_stress);
   s.enemy_density = std::clamp(s.enemy_density, 0.0f, 100.0f);
+  s.threads = std::clamp<std::uint32_t>(s.threads, 1, kMaxThreads);
   s.particles_per_explosion = std::clamp(s.particles_per_explosion, 0, 100000);
   s.sparks_per_hit = std::clamp(s.sparks_per_hit, 0, 1000);
   s.trail_per_second = std::clamp(s.trail_per_second, 0.0f, 100000.0f);
@@ -107,10 +109,8 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
   const Rect storm = world().expanded(kBulletMargin);
   storm_columns_ = static_cast<std::int32_t>(std::ceil((storm.max.x - storm.min.x) / kStormCell));
   storm_rows_ = static_cast<std::int32_t>(std::ceil((storm.max.y - storm.min.y) / kStormCell));
-  storm_cells_.assign(static_cast<std::size_t>(storm_columns_) * static_cast<std::size_t>(storm_rows_), 0);
-  // Scratch sized for the stores now, so the first step allocates nothing either.
-  hits_.reserve(player_bullets_.store().capacity());
-  cancels_.reserve(enemy_bullets_.store().capacity());
+  storm_cell_count_ = static_cast<std::size_t>(storm_columns_) * static_cast<std::size_t>(storm_rows_);
+  storm_cells_ = std::make_unique<std::atomic<std::uint8_t>[]>(storm_cell_count_);
   grid_.reserve(enemies_.store().capacity());
   player_bullets_.store().attach_growth_log(growth_log_, PoolId::bullets);
   enemy_bullets_.store().attach_growth_log(growth_log_, PoolId::enemy_bullets);
@@ -118,9 +118,29 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
   enemies_.store().attach_growth_log(growth_log_, PoolId::enemies);
   sanitize(applied_, scenario_.weapon);
   settings_ = applied_;
+  team_.resize(applied_.threads);
+  prepare_chunks();  // scratch sized for the stores now, so the first step allocates nothing either
   restart();
   restarts_ = 0;
   refresh_stats();
+}
+
+void Simulation::prepare_chunks() {
+  const std::size_t chunks = ObjectStore<Bullet>::chunk_count(team_);
+  if (chunk_scratch_.size() != chunks) chunk_scratch_.resize(chunks);  // allocates only when the threads change
+  const std::size_t bullets = player_bullets_.store().capacity();
+  const std::size_t enemy_bullets = enemy_bullets_.store().capacity();
+  hits_.reserve(bullets);  // all of these allocate only after a store grew
+  cancels_.reserve(enemy_bullets);
+  // A chunk holds at most capacity / chunks objects, plus a word of rounding (VectorPool::chunk_bound).
+  for (ChunkScratch& chunk : chunk_scratch_) {
+    chunk.hits.clear();
+    chunk.cancels.clear();
+    chunk.homing_after = chunk.stale_refusals = 0;
+    chunk.ship_hits = 0;
+    chunk.hits.reserve(bullets / chunks + 64);
+    chunk.cancels.reserve(enemy_bullets / chunks + 64);
+  }
 }
 
 void Simulation::restart() {
@@ -170,6 +190,8 @@ void Simulation::apply_settings() {
     particles_.store().set_pooling(want.pooling);
     enemies_.store().set_pooling(want.pooling);
   }
+  // Threads: the team restarts its workers between steps; the game does not change.
+  if (want.threads != applied_.threads) team_.resize(want.threads);
   switched_ = switches_between(applied_, want);
   applied_ = want;
   settings_ = want;
@@ -196,69 +218,88 @@ void Simulation::step(const Input& external) {
   //    bullet-seq order so "which hit kills" never depends on storage order.
   const Rect alive_area = world().expanded(kBulletMargin);
   grid_.reserve(enemies_.store().capacity());
+  const auto grid_started = std::chrono::steady_clock::now();
   grid_.build(enemies_.by_seq());
-  hits_.clear();
-  hits_.reserve(player_bullets_.store().capacity());  // allocates only after the store grew
-  std::fill(storm_cells_.begin(), storm_cells_.end(), std::uint8_t{0});
+  collision_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - grid_started).count();
+  prepare_chunks();
+  for (std::size_t c = 0; c < storm_cell_count_; ++c) storm_cells_[c].store(0, std::memory_order_relaxed);
   const Vec2 storm_origin = alive_area.min;
-  const auto storm_cell = [&](Vec2 at) -> std::uint8_t* {
+  const auto storm_cell = [&](Vec2 at) -> std::atomic<std::uint8_t>* {
     const auto cx = static_cast<std::int32_t>((at.x - storm_origin.x) * (1.0f / kStormCell));
     const auto cy = static_cast<std::int32_t>((at.y - storm_origin.y) * (1.0f / kStormCell));
     if (cx < 0 || cy < 0 || cx >= storm_columns_ || cy >= storm_rows_) return nullptr;
     return &storm_cells_[static_cast<std::size_t>(cy) * static_cast<std::size_t>(storm_columns_) +
                          static_cast<std::size_t>(cx)];
   };
-  std::uint64_t homing_after = 0;  // a count: the same in any storage order
-  const auto hit_test = [&](const Bullet& b) {
-    if (std::uint8_t* cell = storm_cell(b.pos)) *cell = 1;  // marking commutes: order cannot matter
+  // Each chunk of the pass writes its own ChunkScratch; the grid, the enemies and the storm
+  // cells' earlier state are only read. Hits are applied in bullet-seq order afterwards.
+  const auto hit_test = [&](std::size_t k, const Bullet& b) {
+    if (std::atomic<std::uint8_t>* cell = storm_cell(b.pos)) {
+      cell->store(1, std::memory_order_relaxed);  // marking commutes: order cannot matter
+    }
     const std::int32_t enemy = grid_.first_overlap(b.pos, b.radius);
     if (enemy < 0) {
-      if (b.homing()) ++homing_after;
+      if (b.homing()) ++chunk_scratch_[k].homing_after;
       return false;
     }
-    hits_.push_back({b.seq, static_cast<std::uint32_t>(enemy), b.damage, b.pos, b.vel});
+    chunk_scratch_[k].hits.push_back({b.seq, static_cast<std::uint32_t>(enemy), b.damage, b.pos, b.vel});
     return true;
   };
   if (scenario_.homing.share > 0) {
     const HomingField field{enemies_.store(), grid_, enemies_.by_seq(), enemies_.handles_by_seq(), world()};
-    player_bullets_.update(dt, alive_area, hit_test, [&](Bullet& b) {
-      steer_homing_shot(b, field, scenario_.homing, frame_, dt, stale_refusals_);
+    player_bullets_.update(team_, dt, alive_area, hit_test, [&](std::size_t k, Bullet& b) {
+      steer_homing_shot(b, field, scenario_.homing, frame_, dt, chunk_scratch_[k].stale_refusals);
     });
   } else {
-    player_bullets_.update(dt, alive_area, hit_test);
+    player_bullets_.update(team_, dt, alive_area, hit_test, [](std::size_t, Bullet&) {});
   }
-  homing_live_ = homing_after;
+  hits_.clear();
+  homing_live_ = 0;
+  std::uint64_t refusals = 0;
+  for (ChunkScratch& chunk : chunk_scratch_) {
+    hits_.insert(hits_.end(), chunk.hits.begin(), chunk.hits.end());  // reserved: no allocation
+    homing_live_ += chunk.homing_after;                               // a count: the same in any storage order
+    refusals += chunk.stale_refusals;
+  }
+  stale_refusals_ += refusals;
+  enemies_.store().note_stale_lookups(refusals);  // steering checked contains(), which counts nothing
   resolve_hits();
 
   // 3. Enemy bullets move; one in a cell the player's storm occupies is cancelled (sparks,
   //    applied in bullet-seq order), the rest test the ship. Every bullet touching a
   //    vulnerable ship is spent; the ship loses one life however many touched it.
   const bool vulnerable = player_.alive && player_.shield <= 0 && !scenario_.player.invulnerable;
-  std::uint32_t ship_hits = 0;
   const Vec2 ship = player_.pos;
-  cancels_.clear();
   const bool cancelling = scenario_.escalation.cancels_enemy_bullets;
-  cancels_.reserve(enemy_bullets_.store().capacity());  // allocates only after the store grew
-  enemy_bullets_.update(dt, alive_area, [&](const Bullet& b) {
-    const bool in_aura = length_squared(b.pos - ship) < aura_radius_ * aura_radius_;
-    const std::uint8_t* cell = storm_cell(b.pos);
-    if (cancelling && (in_aura || (cell && *cell))) {
-      cancels_.push_back({b.seq, b.pos, b.vel});
-      return true;
-    }
-    if (!vulnerable) return false;
-    const float reach = kPlayerRadius + b.radius;
-    if (length_squared(b.pos - ship) > reach * reach) return false;
-    ++ship_hits;
-    return true;
-  });
+  enemy_bullets_.update(
+      team_, dt, alive_area,
+      [&](std::size_t k, const Bullet& b) {
+        const bool in_aura = length_squared(b.pos - ship) < aura_radius_ * aura_radius_;
+        const std::atomic<std::uint8_t>* cell = storm_cell(b.pos);
+        if (cancelling && (in_aura || (cell && cell->load(std::memory_order_relaxed)))) {
+          chunk_scratch_[k].cancels.push_back({b.seq, b.pos, b.vel});
+          return true;
+        }
+        if (!vulnerable) return false;
+        const float reach = kPlayerRadius + b.radius;
+        if (length_squared(b.pos - ship) > reach * reach) return false;
+        ++chunk_scratch_[k].ship_hits;
+        return true;
+      },
+      [](std::size_t, Bullet&) {});
+  cancels_.clear();
+  std::uint32_t ship_hits = 0;
+  for (ChunkScratch& chunk : chunk_scratch_) {
+    cancels_.insert(cancels_.end(), chunk.cancels.begin(), chunk.cancels.end());
+    ship_hits += chunk.ship_hits;
+  }
   ship_hits += ram_ship(vulnerable);
   if (ship_hits > 0) lose_life();
   resolve_cancels();
 
   // 4. Two-phase releases of the dead, then the particles (including this step's new ones).
   enemies_.sweep();
-  particles_.update(dt);
+  particles_.update(team_, dt);
   refresh_stats();
 }
 
@@ -509,6 +550,8 @@ void Simulation::refresh_stats() {
   // What this step did to the pools is the change since the last step's stats: every reader
   // (the step loop's frame tag, the overlay's recorder) takes it from here, not from shadows.
   const std::uint64_t growths_before = s.growth_events, rebuilds_before = s.rebuilds;
+  const double update_total = s.update_ms_total, release_total = s.release_ms_total,
+               collision_total = s.collision_ms_total;
   s = SimStats{};
   for (std::size_t i = 0; i < kPoolCount; ++i) {
     s.pools[i] = pool_stats(static_cast<PoolId>(i));
@@ -529,6 +572,15 @@ void Simulation::refresh_stats() {
   s.cancels = cancels_total_;
   s.stale_refusals = stale_refusals_;
   s.homing_live = homing_live_;
+  s.threads = static_cast<std::uint32_t>(team_.size());
+  for (const PoolId id : {PoolId::bullets, PoolId::enemy_bullets, PoolId::particles}) {  // the team's passes
+    s.update_ms += s.pools[static_cast<std::size_t>(id)].update_ms;
+    s.release_ms += s.pools[static_cast<std::size_t>(id)].release_ms;
+  }
+  s.collision_ms = collision_ms_;
+  s.update_ms_total = update_total + s.update_ms;
+  s.release_ms_total = release_total + s.release_ms;
+  s.collision_ms_total = collision_total + s.collision_ms;
   s.heat_multiplier = heat_multiplier();
   const float top = std::log2(std::max(1.0f, scenario_.escalation.max_multiplier));
   s.heat_fraction = top > 0 ? player_.heat / top : 0.0f;

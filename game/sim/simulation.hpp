@@ -17,8 +17,12 @@
 #include "sim/scenario.hpp"
 #include "sim/settings.hpp"
 
+#include <engine/pool/worker_team.hpp>
+
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace game {
@@ -46,6 +50,11 @@ struct SimStats {
   bool grew = false;                 // a pool grew during this step (growth_events moved)
   bool rebuilt = false;              // a pool was rebuilt during this step (rebuilds moved)
   std::uint8_t switched = 0;         // switch_bit()s of what this step's settings changed (settings.hpp)
+  std::uint32_t threads = 1;         // the update phase's threads in force (settings().threads)
+  // This step's phases (ms): bullets' and particles' update (phase one, on the threads) and
+  // release (phase two, in order), and the collision grid's build.
+  double update_ms = 0, release_ms = 0, collision_ms = 0;
+  double update_ms_total = 0, release_ms_total = 0, collision_ms_total = 0;  // the same, summed over this run
 };
 
 class Simulation {
@@ -170,9 +179,23 @@ class Simulation {
   Player player_;
   std::vector<Hit> hits_;        // scratch, capacity follows the bullet store
   std::vector<Cancel> cancels_;  // scratch, capacity follows the enemy bullet store
+  // What one chunk of a parallel bullet pass collects (issue 30): merged after the pass, in
+  // chunk order, into hits_, cancels_ and the counters. Own cache lines: chunks run on different cores.
+  struct alignas(64) ChunkScratch {
+    std::vector<Hit> hits;
+    std::vector<Cancel> cancels;
+    std::uint64_t homing_after = 0, stale_refusals = 0;
+    std::uint32_t ship_hits = 0;
+  };
+  void prepare_chunks();                     // one ChunkScratch per chunk, reserved for the stores' capacities
+  engine::WorkerTeam team_;                  // the update phase's threads (settings().threads)
+  std::vector<ChunkScratch> chunk_scratch_;  // ObjectStore::chunk_count(team_) of them
   // Cells of the playfield that a player bullet occupies this step: an enemy bullet in a
   // marked cell is cancelled. Counting, not pairing, so the result is order-independent.
-  std::vector<std::uint8_t> storm_cells_;
+  // Atomic bytes: chunks of the player's bullets mark cells at once (relaxed: the pass's end
+  // orders them before the enemy bullets read them).
+  std::unique_ptr<std::atomic<std::uint8_t>[]> storm_cells_;
+  std::size_t storm_cell_count_ = 0;
   std::int32_t storm_columns_ = 0, storm_rows_ = 0;
   std::uint64_t cancels_total_ = 0;
   std::uint64_t stale_refusals_ = 0;  // homing lookups the enemy store refused
@@ -188,6 +211,7 @@ class Simulation {
   std::uint64_t kills_ = 0, hits_total_ = 0, deaths_ = 0, restarts_ = 0;
   std::uint64_t chargers_ = 0;  // drawn by standing still, this run (keys each one's entry point)
   std::uint8_t switched_ = 0;   // this step's apply_settings(): SimStats::switched
+  double collision_ms_ = 0;     // this step's grid build
   SimStats stats_;
   std::uint64_t stats_builds_ = 0;
 };

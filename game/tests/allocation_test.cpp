@@ -74,6 +74,18 @@ TEST(SteadyState, PooledSwapPopAndBitmapWalksAllocateNothing) {
   }
 }
 
+// Issue 30: the update phase on 2 and 8 threads still allocates nothing in a steady frame (the
+// team passes its task by reference; chunk lists and scratch keep their capacity).
+TEST(SteadyState, ParallelStepsAtTwoAndEightThreadsAllocateNothing) {
+  for (const std::uint32_t threads : {2u, 8u}) {
+    Simulation sim(repo_scenario("default.json"), 5);
+    sim.settings().autofire = true;
+    sim.settings().threads = threads;
+    EXPECT_GT(assert_steady_frames_allocate_nothing(sim, 600, 1500), 1400) << threads << " threads";
+    EXPECT_EQ(sim.stats().threads, threads);
+  }
+}
+
 TEST(SteadyState, AfterGrowthFromTinyPoolsStepsAllocateNothing) {
   // Pools start at 16 slots and grow during warm-up; afterwards nothing allocates.
   Scenario s = repo_scenario("default.json");

@@ -1,6 +1,8 @@
 // Pooling changes speed, never gameplay: the same seed, scenario and input give the same
 // state hash in every storage configuration, also when the storage changes mid-run.
+#include "app/headless_run.hpp"
 #include "app/sprite_list.hpp"
+#include "sim/script.hpp"
 #include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -179,6 +181,28 @@ TEST(Determinism, SwitchesAreReallyApplied) {
   EXPECT_FALSE(sim.applied_settings().pooling);
   EXPECT_FALSE(sim.stats().pools[0].pooled);
   EXPECT_EQ(sim.applied_settings().storage, engine::StorageMode::stable);
+}
+
+}  // namespace
+}  // namespace game
+
+namespace game {
+namespace {
+
+// Issue 30: hold_fire.json (held fire, pooling off at frame 601, back on at 1201) is the same
+// game at 1 and 2 update threads; its first 1,300 frames cross both switches.
+TEST(Determinism, HoldFireScriptIsTheSameGameAtOneAndTwoThreads) {
+  const auto play = [](std::uint32_t threads) {
+    ScriptResult loaded = load_script(std::string(POOLSHOT_SCENARIO_DIR) + "/../scripts/hold_fire.json");
+    EXPECT_TRUE(loaded.script) << loaded.error;
+    ScriptPlayer script(*loaded.script);
+    Simulation sim(test::repo_scenario("default.json"), 7);
+    sim.settings().threads = threads;
+    run_headless(sim, 1300, script);
+    EXPECT_EQ(sim.stats().threads, threads);
+    return sim.state_hash();
+  };
+  EXPECT_EQ(play(2), play(1));
 }
 
 }  // namespace

@@ -57,6 +57,7 @@ class HomingShot : public ::testing::TestWithParam<bool> {
     return enemies_.store().spawn_handle(e);
   }
   Enemy& enemy(engine::PoolHandle h) { return *enemies_.store().get(h); }
+  std::uint64_t reported_refusals_ = 0;  // of stale_refusals_, those noted to the store
 
   // One step as Simulation::step runs it: sort, grid, bullets steer, move and hit (hits
   // applied after the pass), then the two-phase sweep of the dead.
@@ -73,6 +74,10 @@ class HomingShot : public ::testing::TestWithParam<bool> {
           return i >= 0;
         },
         [&](Bullet& b) { steer_homing_shot(b, field, scenario_.homing, frame_, kDt, stale_refusals_); });
+    // Steering asks contains(), which counts nothing (it may run on several threads); the
+    // simulation reports the step's refusals to the store afterwards, as here.
+    enemies_.store().note_stale_lookups(stale_refusals_ - reported_refusals_);
+    reported_refusals_ = stale_refusals_;
     for (const std::int32_t i : struck) enemies_.by_seq()[static_cast<std::size_t>(i)]->hp -= 1;
     enemies_.sweep();
     ++frame_;
