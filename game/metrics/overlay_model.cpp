@@ -176,9 +176,11 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& src, const 
   model.storage = applied.storage;
   model.walk = applied.walk;
   model.threads = stats.threads;
-  model.update_ms = stats.update_ms;
-  model.release_ms = stats.release_ms;
-  model.collision_ms = stats.collision_ms;
+  // Smoothed over about ten steps, as the walk's ns/obj: one step's figure jumps with the scheduler.
+  const auto smooth = [](double& shown, double now) { shown = shown == 0 ? now : shown + 0.1 * (now - shown); };
+  smooth(model.update_ms, stats.update_ms);
+  smooth(model.release_ms, stats.release_ms);
+  smooth(model.collision_ms, stats.collision_ms);
   model.bytes_held_total = 0;
   model.bytes_live_total = bytes_live(stats);
   for (std::size_t i = 0; i < kPoolCount; ++i) {

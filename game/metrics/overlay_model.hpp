@@ -99,7 +99,7 @@ struct OverlayModel {
   engine::StorageMode storage = engine::StorageMode::contiguous;
   WalkMode walk = WalkMode::slot_order;  // how pooled stores walk (bitmap, swap-pop or slot-order list)
   std::uint32_t threads = 1;             // the update phase's threads in force
-  double update_ms = 0, release_ms = 0, collision_ms = 0;  // the last step's phases (SimStats)
+  double update_ms = 0, release_ms = 0, collision_ms = 0;  // the step's phases (SimStats), smoothed
   std::array<PoolView, kPoolCount> pools{};
   std::size_t bytes_held_total = 0;
   std::vector<GrowthRecord> growth_log;  // oldest first: the simulation's records (sim/growth_log.hpp), as they are

@@ -118,8 +118,14 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     }
     ImGui::PopTextWrapPos();
     // The step's phases the threads share (issue 30): phase one runs on all of them.
-    ImGui::TextColored(kDim, "update %.2f ms on %u thread%s, release %.2f ms, collision grid %.2f ms", model.update_ms,
-                       model.threads, model.threads == 1 ? "" : "s", model.release_ms, model.collision_ms);
+    ImGui::TextColored(kDim, "step phases: update %.2f ms, release %.2f, grid %.2f", model.update_ms, model.release_ms,
+                       model.collision_ms);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "bullets' and particles' update (phase one, on %u thread%s), their release (phase two,\n"
+          "in order, one thread) and the collision grid's build; smoothed over ~10 steps",
+          model.threads, model.threads == 1 ? "" : "s");
+    }
     draw_matched_load(model);  // overlay_matched_load.cpp: heap vs pooled at the same load, caches
     draw_warnings(model);
     if (!message_.empty()) ImGui::TextColored(kDim, "%s", message_.c_str());

@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -162,6 +165,26 @@ TEST(WorkerTeam, RunsEveryTaskOnceAtEveryTeamSize) {
       }
     }
   }
+}
+
+// A team resized after it has run: the new workers join the next run, not an old one (they
+// once took an old run's tasks and left a run twice, so the caller could go on while a task still
+// ran). The TSan build is where this fails without the fix: it reports the stale worker's reads
+// of the run's task against the caller's writes for the next run.
+TEST(WorkerTeam, WorkersStartedAfterRunsWaitForTheNextOne) {
+  engine::WorkerTeam team(2);
+  std::atomic<int> ran{0};
+  for (int i = 0; i < 5; ++i) team(4, [&](std::size_t) { ran.fetch_add(1); });
+  team.resize(3);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<int> slow(6, 0);  // plain ints: every task must have finished when the run returns
+    team(6, [&](std::size_t k) {
+      std::this_thread::sleep_for(std::chrono::microseconds(k * 20));
+      slow[k] = 1;
+    });
+    for (const int s : slow) ASSERT_EQ(s, 1) << "round " << round;
+  }
+  EXPECT_EQ(ran.load(), 20);
 }
 
 TEST(WorkerTeam, ResizesAndRethrowsATasksException) {

@@ -54,7 +54,10 @@ class WorkerTeam {
     stopping_.store(false, std::memory_order_relaxed);
     spin_ = threads <= std::max(1u, std::thread::hardware_concurrency());
     workers_.reserve(threads - 1);
-    for (std::size_t i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+    // A new worker waits for the next run, not one before it was born (a resize after runs had
+    // it take an old run's tasks and leave it once too often: TSan saw the caller go on early).
+    const std::uint64_t current = run_.load(std::memory_order_relaxed);
+    for (std::size_t i = 1; i < threads; ++i) workers_.emplace_back([this, current] { work(current); });
   }
 
   template <class Task>
@@ -108,8 +111,7 @@ class WorkerTeam {
       }
     }
   }
-  void work() {
-    std::uint64_t seen = 0;
+  void work(std::uint64_t seen) {
     for (;;) {
       bool started = false;
       if (spin_) {
