@@ -6,6 +6,9 @@
 //   WorkerTeam   engine::WorkerTeam: persistent std::threads woken by a condition variable
 //   Tbb          oneTBB's parallel_for in a task_arena of the same size (libtbb-dev; only if found)
 // at 2 threads, the acceptance machine's core count (range(1)). Items are particles per second.
+// BM_ParallelFloor is the machine's own limit: the same move over a plain std::vector, split in
+// halves, nothing released. What 2 threads give there (memory bandwidth, the second core) is
+// the most a pool's parallel pass can give on this machine.
 #include <engine/pool/vector_pool.hpp>
 #include <engine/pool/worker_team.hpp>
 
@@ -21,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -87,6 +91,32 @@ struct Team {
   engine::WorkerTeam team;
 };
 
+template <class Scheduler>
+void BM_ParallelFloor(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto threads = static_cast<std::size_t>(state.range(1));
+  std::vector<Particle> particles;
+  particles.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) particles.push_back(spawn(static_cast<std::uint32_t>(i)));
+  Scheduler scheduler(threads);
+  std::vector<std::size_t> kept(threads);
+  const auto pass = [&](std::size_t k) {
+    std::size_t keep = 0;
+    for (std::size_t i = n * k / threads; i < n * (k + 1) / threads; ++i) {
+      Particle& p = particles[i];
+      if (move_and_keep(p)) ++keep;
+      if (p.life <= 0) p.life += 2.0f;  // the spawn in place: the vector stays at n
+    }
+    kept[k] = keep;
+  };
+  for (std::size_t warm = 0; warm < 5u; ++warm) scheduler(threads, pass);
+  for (auto _ : state) {
+    scheduler(threads, pass);
+    benchmark::DoNotOptimize(kept.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
+}
+
 #if POOLSHOT_HAVE_TBB
 struct Tbb {
   explicit Tbb(std::size_t threads) : arena(static_cast<int>(threads)) {}
@@ -113,6 +143,8 @@ const bool registered = [] {
   };
   add("BM_ParallelUpdate/Inline", &BM_ParallelUpdate<Inline>, 1);
   add("BM_ParallelUpdate/WorkerTeam", &BM_ParallelUpdate<Team>, 2);
+  add("BM_ParallelFloor/Inline", &BM_ParallelFloor<Inline>, 1);
+  add("BM_ParallelFloor/WorkerTeam", &BM_ParallelFloor<Team>, 2);
 #if POOLSHOT_HAVE_TBB
   add("BM_ParallelUpdate/Tbb", &BM_ParallelUpdate<Tbb>, 2);
 #endif

@@ -116,7 +116,7 @@ bool EnemyManager::spawn_charger(Vec2 at, Vec2 target, float speed) {
   return !store_.spawn_handle(e).is_null();
 }
 
-void EnemyManager::fly_charger(Enemy& e, float dt, const Vec2* aim_at) {
+void EnemyManager::fly_charger(Enemy& e, float dt, const Vec2* aim_at) const {
   // One from a wave list has no line yet: it takes one at the ship (straight down if none),
   // at its wave's bullet speed.
   if (e.vel.x == 0 && e.vel.y == 0) e.vel = towards(e.pos, aim_at ? *aim_at : e.pos, e.wave.bullet_speed);
@@ -147,44 +147,76 @@ void EnemyManager::sort_by_seq() {
   }
 }
 
-void EnemyManager::update(float dt, const Vec2* aim_at, BulletManager& enemy_bullets) {
-  const float width = scenario_->world_width;
-  const float height = scenario_->world_height;
-  for (Enemy* e : by_seq_) {
-    e->prev = e->pos;
-    e->age += dt;
-    e->hit_flash = std::max(0.0f, e->hit_flash - dt);
-    if (charges(*e)) {
-      fly_charger(*e, dt, aim_at);
-      continue;
+// A chunk's shot buffer holds what its enemies fire in one step: reserved for the most any
+// enemy can fire (a volley per fire interval at this loop level, one more for the carry), so
+// a step allocates only when the enemy store grew or the waves got faster.
+std::size_t EnemyManager::most_shots_per_enemy(float dt) const noexcept {
+  const float level = static_cast<float>(loop_level_) * scenario_->loop_ramp;
+  std::size_t most = 1;
+  for (const WaveConfig& wave : scenario_->waves) {
+    const float interval = wave.fire_interval / (1.0f + 0.25f * level);
+    const auto volleys = interval > 0 ? static_cast<std::size_t>(dt / interval) + 1 : std::size_t{1};
+    most = std::max(most, volleys * static_cast<std::size_t>(std::max(1, wave.bullets_per_volley)));
+  }
+  return most;
+}
+
+void EnemyManager::update(engine::WorkerTeam& team, float dt, const Vec2* aim_at, BulletManager& enemy_bullets) {
+  const std::size_t chunks = team.size();
+  if (shot_buffers_.size() != chunks) shot_buffers_.resize(chunks);  // allocates only when the threads change
+  const std::size_t room = (store_.capacity() / chunks + 1) * most_shots_per_enemy(dt);
+  for (ShotBuffer& buffer : shot_buffers_) {
+    buffer.shots.clear();
+    if (buffer.shots.capacity() < room) buffer.shots.reserve(room);
+  }
+  const std::size_t count = by_seq_.size();
+  team(chunks, [&](std::size_t k) {
+    std::vector<Shot>& shots = shot_buffers_[k].shots;
+    for (std::size_t i = count * k / chunks; i < count * (k + 1) / chunks; ++i) {
+      move_and_aim(*by_seq_[i], dt, aim_at, shots);
     }
-    if (!e->leaving && e->age > e->wave.stay_seconds) e->leaving = true;
-    if (e->leaving) e->station.y += 150.0f * dt;
-    const Vec2 target = e->station + sway(*e, width);
-    e->pos = e->pos + (target - e->pos) * approach_;
-    if (e->leaving && e->pos.y > height + e->radius + 60.0f) {
-      e->gone = true;
-      continue;
-    }
-    // Only enemies on screen fire, so nothing shoots from beyond the edge; and nobody fires
-    // at a ship that is gone (game over: nothing spawns while the player is dead).
-    if (e->pos.y > height - e->radius * 0.5f || aim_at == nullptr) continue;
-    e->fire_timer -= dt;
-    while (e->fire_timer <= 0) {
-      fire_volley(*e, aim_at, enemy_bullets);
-      e->fire_timer += e->wave.fire_interval;
-    }
+  });
+  for (const ShotBuffer& buffer : shot_buffers_) {
+    for (const Shot& shot : buffer.shots) enemy_bullets.fire(shot.pos, shot.vel, 4.0f, shot.color, 1);
   }
 }
 
-void EnemyManager::fire_volley(Enemy& e, const Vec2* aim_at, BulletManager& enemy_bullets) {
+void EnemyManager::move_and_aim(Enemy& e, float dt, const Vec2* aim_at, std::vector<Shot>& shots) const {
+  const float width = scenario_->world_width;
+  const float height = scenario_->world_height;
+  e.prev = e.pos;
+  e.age += dt;
+  e.hit_flash = std::max(0.0f, e.hit_flash - dt);
+  if (charges(e)) {
+    fly_charger(e, dt, aim_at);
+    return;
+  }
+  if (!e.leaving && e.age > e.wave.stay_seconds) e.leaving = true;
+  if (e.leaving) e.station.y += 150.0f * dt;
+  const Vec2 target = e.station + sway(e, width);
+  e.pos = e.pos + (target - e.pos) * approach_;
+  if (e.leaving && e.pos.y > height + e.radius + 60.0f) {
+    e.gone = true;
+    return;
+  }
+  // Only enemies on screen fire, so nothing shoots from beyond the edge; and nobody fires
+  // at a ship that is gone (game over: nothing spawns while the player is dead).
+  if (e.pos.y > height - e.radius * 0.5f || aim_at == nullptr) return;
+  e.fire_timer -= dt;
+  while (e.fire_timer <= 0) {
+    aim_volley(e, aim_at, shots);
+    e.fire_timer += e.wave.fire_interval;
+  }
+}
+
+void EnemyManager::aim_volley(Enemy& e, const Vec2* aim_at, std::vector<Shot>& shots) const {
   const WaveConfig& w = e.wave;
   const int n = w.bullets_per_volley;
   const float spread = w.spread_degrees * kDegrees;
   const std::uint32_t color = pattern_spec(w.pattern).bullet_color;
   const auto shoot = [&](float angle) {
     const Vec2 dir = from_angle(angle, 1.0f);
-    enemy_bullets.fire(e.pos + dir * e.radius, dir * w.bullet_speed, 4.0f, color, 1);
+    shots.push_back({e.pos + dir * e.radius, dir * w.bullet_speed, color});
   };
   switch (w.pattern) {
     case FirePattern::aimed: {

@@ -8,6 +8,8 @@
 #include "sim/object_store.hpp"
 #include "sim/scenario.hpp"
 
+#include <engine/pool/worker_team.hpp>
+
 #include <cstdint>
 #include <vector>
 
@@ -28,8 +30,11 @@ class EnemyManager {
   // The store handle of by_seq()[i]: what a homing shot keeps (valid across steps, unlike
   // the pointer; refused by the store once that enemy died, whoever took its slot).
   const std::vector<engine::PoolHandle>& handles_by_seq() const noexcept { return handles_by_seq_; }
-  // Moves and fires every enemy, in seq order. aim_at: the player, or nothing when dead.
-  void update(float dt, const Vec2* aim_at, BulletManager& enemy_bullets);
+  // Moves every enemy and aims its volleys, split across `team` (issue 30): chunk k takes a run
+  // of by_seq() and writes only those enemies and its own shot buffer. Then the shots are fired
+  // chunk by chunk, so the bullets get their seq numbers in the order one thread gives them: the
+  // game is the same at any thread count. aim_at: the player, or nothing when dead.
+  void update(engine::WorkerTeam& team, float dt, const Vec2* aim_at, BulletManager& enemy_bullets);
   // Releases enemies that died or left (two-phase, after everything else this step).
   void sweep();
   // Forgets all enemies and starts the wave list again (a restart).
@@ -45,8 +50,17 @@ class EnemyManager {
 
  private:
   void spawn_wave(const WaveConfig& wave, float density);
-  void fire_volley(Enemy& e, const Vec2* aim_at, BulletManager& enemy_bullets);
-  void fly_charger(Enemy& e, float dt, const Vec2* aim_at);
+  struct Shot {  // an enemy bullet aimed in the parallel pass, fired after it
+    Vec2 pos, vel;
+    std::uint32_t color;
+  };
+  struct alignas(64) ShotBuffer {  // one chunk's shots; own cache lines: chunks run on different cores
+    std::vector<Shot> shots;
+  };
+  void move_and_aim(Enemy& e, float dt, const Vec2* aim_at, std::vector<Shot>& shots) const;
+  void aim_volley(Enemy& e, const Vec2* aim_at, std::vector<Shot>& shots) const;
+  void fly_charger(Enemy& e, float dt, const Vec2* aim_at) const;
+  std::size_t most_shots_per_enemy(float dt) const noexcept;
 
   ObjectStore<Enemy> store_;
   std::uint64_t seed_;
@@ -59,6 +73,7 @@ class EnemyManager {
   std::vector<Entry> sorting_;                      // scratch for sort_by_seq
   std::vector<Enemy*> by_seq_;                      // scratch, capacity kept (no allocation once warm)
   std::vector<engine::PoolHandle> handles_by_seq_;  // parallel to by_seq_
+  std::vector<ShotBuffer> shot_buffers_;            // one per chunk of update(); capacity kept
   float wave_clock_ = 0;                            // seconds until the next wave
   std::size_t next_wave_ = 0;
   std::uint32_t waves_started_ = 0;

@@ -212,7 +212,7 @@ void Simulation::step(const Input& external) {
   enemies_.sort_by_seq();
   update_player(input);
   update_camping();
-  enemies_.update(dt, player_.alive ? &player_.pos : nullptr, enemy_bullets_);
+  enemies_.update(team_, dt, player_.alive ? &player_.pos : nullptr, enemy_bullets_);
 
   // 2. Player bullets move and test the enemy grid; hits are collected, then applied in
   //    bullet-seq order so "which hit kills" never depends on storage order.

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -22,12 +23,18 @@ Scenario storm() {
 }
 
 // Under ThreadSanitizer every access is instrumented (5-15x slower): fewer frames, still past
-// the storm's first growths and into its 100k-bullet stretch.
+// the storm's first growths and into its 100k-bullet stretch. POOLSHOT_PARALLEL_FRAMES=N plays
+// N instead (the README's 600-frame TSan run of the parallel step).
 #if defined(__SANITIZE_THREAD__)
-constexpr int kFrames = 300;
+constexpr int kDefaultFrames = 300;
 #else
-constexpr int kFrames = 600;
+constexpr int kDefaultFrames = 600;
 #endif
+const int kFrames = [] {
+  const char* asked = std::getenv("POOLSHOT_PARALLEL_FRAMES");
+  const int frames = asked != nullptr ? std::atoi(asked) : 0;
+  return frames > 0 ? frames : kDefaultFrames;
+}();
 
 struct Outcome {
   std::uint64_t hash;

@@ -68,7 +68,7 @@ class WorkerTeam {
       return;
     }
     auto call = [](void* context, std::size_t k) { (*static_cast<std::remove_reference_t<Task>*>(context))(k); };
-    context_ = static_cast<void*>(&task);
+    context_ = const_cast<void*>(static_cast<const void*>(&task));  // a const task is called as const
     call_ = call;
     tasks_ = tasks;
     error_ = nullptr;
