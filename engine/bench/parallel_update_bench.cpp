@@ -3,7 +3,7 @@
 // releases them in order (phase two) and spawns as many again, so the pool stays at N. The
 // scheduler that runs phase one's chunks is the contender:
 //   Inline       one thread, the chunks in order (the single-threaded game)
-//   WorkerTeam   engine::WorkerTeam: persistent std::threads woken by a condition variable
+//   WorkerTeam   engine::WorkerTeam: persistent std::threads that spin between runs, then sleep
 //   Tbb          oneTBB's parallel_for in a task_arena of the same size (libtbb-dev; only if found)
 // at 2 threads, the acceptance machine's core count (range(1)). Items are particles per second.
 // BM_ParallelFloor is the machine's own limit: the same move over a plain std::vector, split in

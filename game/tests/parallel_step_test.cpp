@@ -22,19 +22,20 @@ Scenario storm() {
   return loaded.scenario.value_or(Scenario{});
 }
 
-// Under ThreadSanitizer every access is instrumented (5-15x slower): fewer frames, still past
-// the storm's first growths and into its 100k-bullet stretch. POOLSHOT_PARALLEL_FRAMES=N plays
-// N instead (the README's 600-frame TSan run of the parallel step).
-#if defined(__SANITIZE_THREAD__)
-constexpr int kDefaultFrames = 300;
-#else
-constexpr int kDefaultFrames = 600;
-#endif
-const int kFrames = [] {
+// The storm for 600 frames is the race check: past the first growths and into the
+// 100k-bullet stretch. Under ThreadSanitizer every access is instrumented (5-15x slower), so the
+// other tests there play 300. POOLSHOT_PARALLEL_FRAMES=N plays N in every test.
+int frames_asked(int otherwise) {
   const char* asked = std::getenv("POOLSHOT_PARALLEL_FRAMES");
   const int frames = asked != nullptr ? std::atoi(asked) : 0;
-  return frames > 0 ? frames : kDefaultFrames;
-}();
+  return frames > 0 ? frames : otherwise;
+}
+const int kRaceCheckFrames = frames_asked(600);
+#if defined(__SANITIZE_THREAD__)
+const int kFrames = frames_asked(300);
+#else
+const int kFrames = frames_asked(600);
+#endif
 
 struct Outcome {
   std::uint64_t hash;
@@ -57,12 +58,12 @@ Outcome play(std::uint32_t threads, bool pooling, int frames = kFrames, std::uin
 }
 
 TEST(ParallelStep, TheSameGameAtOneTwoThreeAndEightThreads) {
-  const Outcome one = play(1, true);
+  const Outcome one = play(1, true, kRaceCheckFrames);
   EXPECT_EQ(one.threads, 1u);
   EXPECT_GT(one.live_bullets, 1000u) << "the storm must be on for the comparison to mean anything";
   EXPECT_GT(one.hits, 0u);
   for (const std::uint32_t threads : {2u, 3u, 8u}) {
-    const Outcome many = play(threads, true);
+    const Outcome many = play(threads, true, kRaceCheckFrames);
     EXPECT_EQ(many.threads, threads);
     EXPECT_EQ(many.hash, one.hash) << threads << " threads";
     EXPECT_EQ(many.kills, one.kills);
