@@ -6,6 +6,8 @@
 #include "sim/object_store.hpp"
 #include "sim/rect.hpp"
 
+#include <engine/pool/worker_team.hpp>
+
 #include <cstdint>
 
 namespace game {
@@ -31,30 +33,15 @@ class BulletManager {
   // The sequence number the next fire() assigns; random draws for that bullet key on it.
   std::uint64_t next_seq() const noexcept { return next_seq_; }
 
-  // Moves every bullet one step; hit(const Bullet&) -> true consumes the bullet. The hit
-  // test must not depend on which bullet it saw before (storage order is arbitrary).
-  // Two phases, in store_.update():
-  //   phase one  walk the active list (or the pool's bitmap) and run update_and_mark on each
-  //              bullet: move it, and mark it dead (false) if it left, aged out or hit;
-  //   phase two  after the walk, release every marked bullet and mend the list (swap-pop, or
-  //              a merge that keeps it in slot order). No release happens inside the walk,
-  //              so the hit test always sees a whole pool.
-  template <class HitTest>
-  void update(float dt, const Rect& alive_area, HitTest&& hit) {
-    update(dt, alive_area, hit, [](Bullet&) {});
-  }
-  // Same, with steer(Bullet&) first on every bullet (homing shots turn their velocity).
-  template <class HitTest, class Steer>
-  void update(float dt, const Rect& alive_area, HitTest&& hit, Steer&& steer) {
-    const auto update_and_mark = [&](Bullet& b) {
-      steer(b);
-      return move_and_keep(b, dt, alive_area) && !hit(static_cast<const Bullet&>(b));
-    };
-    store_.update(update_and_mark);  // phase one, then phase two
-  }
-
-  // Same, with phase one on `team` (ObjectStore::update(team, keep)): hit(k, const Bullet&) and
-  // steer(k, Bullet&) run for chunk k, concurrently with other chunks.
+  // Moves every bullet one step; hit(k, const Bullet&) -> true consumes the bullet, after
+  // steer(k, Bullet&) turned it (homing shots). The hit test must not depend on which bullet it
+  // saw before (storage order is arbitrary). Two phases, in store_.update(team, ...):
+  //   phase one  walk the pool (or the active list) in chunks on `team`'s threads, hit and steer
+  //              running for chunk k concurrently with other chunks: move each bullet, and mark
+  //              it dead (false) if it left, aged out or hit;
+  //   phase two  after the walk, on this thread, release every marked bullet in walk order and
+  //              mend the list (swap-pop, or a merge that keeps it in slot order). No release
+  //              happens inside the walk, so the hit test always sees a whole pool.
   template <class HitTest, class Steer>
   void update(engine::WorkerTeam& team, float dt, const Rect& alive_area, HitTest&& hit, Steer&& steer) {
     store_.update(team, [&](std::size_t k, Bullet& b) {

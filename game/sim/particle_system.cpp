@@ -52,10 +52,6 @@ bool move_and_keep(Particle& p, float dt) noexcept {
 }
 }  // namespace
 
-void ParticleSystem::update(float dt) {
-  store_.update([dt](Particle& p) { return move_and_keep(p, dt); });  // phase one, then phase two
-}
-
 void ParticleSystem::update(engine::WorkerTeam& team, float dt) {
   store_.update(team, [dt](std::size_t, Particle& p) { return move_and_keep(p, dt); });
 }

@@ -30,10 +30,9 @@ class ParticleSystem {
 
   // Spawns spec.count particles (fewer at capacity); returns how many were spawned.
   int burst(const BurstSpec& spec, Vec2 origin);
-  // Moves every particle one step and releases those whose life ran out, in two phases
-  // (walk and mark, then release and mend the active list: see particle_system.cpp).
-  void update(float dt);
-  // Same, with phase one on `team`'s threads (a particle touches only itself).
+  // Moves every particle one step and releases those whose life ran out, in two phases (walk
+  // and mark, on `team`'s threads: a particle touches only itself; then release and mend the
+  // active list, on this one: see particle_system.cpp).
   void update(engine::WorkerTeam& team, float dt);
 
   ObjectStore<Particle>& store() noexcept { return store_; }

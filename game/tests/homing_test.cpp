@@ -8,6 +8,7 @@
 #include "sim/homing.hpp"
 #include "tests/test_support.hpp"
 
+#include <engine/pool/worker_team.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -67,13 +68,13 @@ class HomingShot : public ::testing::TestWithParam<bool> {
     const HomingField field{enemies_.store(), grid_, enemies_.by_seq(), enemies_.handles_by_seq(), world_};
     std::vector<std::int32_t> struck;
     bullets_.update(
-        kDt, world_.expanded(48),
-        [&](const Bullet& b) {
+        team_, kDt, world_.expanded(48),
+        [&](std::size_t, const Bullet& b) {
           const std::int32_t i = grid_.first_overlap(b.pos, b.radius);
           if (i >= 0) struck.push_back(i);
           return i >= 0;
         },
-        [&](Bullet& b) { steer_homing_shot(b, field, scenario_.homing, frame_, kDt, stale_refusals_); });
+        [&](std::size_t, Bullet& b) { steer_homing_shot(b, field, scenario_.homing, frame_, kDt, stale_refusals_); });
     // Steering asks contains(), which counts nothing (it may run on several threads); the
     // simulation reports the step's refusals to the store afterwards, as here.
     enemies_.store().note_stale_lookups(stale_refusals_ - reported_refusals_);
@@ -90,6 +91,7 @@ class HomingShot : public ::testing::TestWithParam<bool> {
 
   Scenario scenario_ = quiet_scenario();
   Rect world_{{0, 0}, {1280, 720}};
+  engine::WorkerTeam team_{1};  // one thread: `struck` and the refusals are this test's own
   EnemyManager enemies_;
   BulletManager bullets_;
   CollisionGrid grid_;
