@@ -72,14 +72,19 @@ void EnemyManager::spawn_due_waves(float dt, float density) {
   }
 }
 
-void EnemyManager::spawn_wave(const WaveConfig& config, float density) {
-  const int count = static_cast<int>(std::lround(static_cast<float>(config.count) * density));
-  // Each pass through the wave list is tougher: more hp, faster volleys, faster bullets.
+// Each pass through the wave list is tougher: more hp, faster volleys, faster bullets.
+WaveConfig EnemyManager::at_loop_level(const WaveConfig& config) const noexcept {
   const float level = static_cast<float>(loop_level_) * scenario_->loop_ramp;
   WaveConfig wave = config;
   wave.hp = static_cast<std::int32_t>(static_cast<float>(config.hp) * (1.0f + 0.5f * level));
   wave.fire_interval = config.fire_interval / (1.0f + 0.25f * level);
   wave.bullet_speed = config.bullet_speed * (1.0f + 0.1f * level);
+  return wave;
+}
+
+void EnemyManager::spawn_wave(const WaveConfig& config, float density) {
+  const int count = static_cast<int>(std::lround(static_cast<float>(config.count) * density));
+  const WaveConfig wave = at_loop_level(config);
   const float width = scenario_->world_width;
   const float height = scenario_->world_height;
   for (int i = 0; i < count; ++i) {
@@ -151,10 +156,9 @@ void EnemyManager::sort_by_seq() {
 // enemy can fire (a volley per fire interval at this loop level, one more for the carry), so
 // a step allocates only when the enemy store grew or the waves got faster.
 std::size_t EnemyManager::most_shots_per_enemy(float dt) const noexcept {
-  const float level = static_cast<float>(loop_level_) * scenario_->loop_ramp;
   std::size_t most = 1;
   for (const WaveConfig& wave : scenario_->waves) {
-    const float interval = wave.fire_interval / (1.0f + 0.25f * level);
+    const float interval = at_loop_level(wave).fire_interval;  // as spawn_wave gives its enemies
     const auto volleys = interval > 0 ? static_cast<std::size_t>(dt / interval) + 1 : std::size_t{1};
     most = std::max(most, volleys * static_cast<std::size_t>(std::max(1, wave.bullets_per_volley)));
   }

@@ -50,6 +50,7 @@ class EnemyManager {
 
  private:
   void spawn_wave(const WaveConfig& wave, float density);
+  WaveConfig at_loop_level(const WaveConfig& config) const noexcept;  // the wave made tougher per loop
   struct Shot {  // an enemy bullet aimed in the parallel pass, fired after it
     Vec2 pos, vel;
     std::uint32_t color;
