@@ -3,8 +3,10 @@
 LIST), pooled and heap, runs interleaved, repeated --reps times. Prints each configuration's
 median sim p50 and p99, its phase times, the 2-thread / 1-thread ratios, and whether every run
 ended on the same state hash (it must: the game is the same at any thread count).
+--binary A,B compares builds in the same interleaved runs (before and after a change): each
+gets its rows, and every run of every build must end on the one hash.
 
-    scripts/tools/threads_check.py [--binary build/release/game/poolshot] [--reps 3] [--frames 1200]
+    scripts/tools/threads_check.py [--binary build/release/game/poolshot[,OTHER]] [--reps 3] [--frames 1200]
 """
 import argparse
 import json
@@ -31,28 +33,30 @@ def main():
     parser.add_argument("--threads", default="1,2")
     args = parser.parse_args()
     counts = [int(t) for t in args.threads.split(",")]
-    results = {}  # (threads, pooling) -> list of reports
+    binaries = args.binary.split(",")
+    results = {}  # (binary, threads, pooling) -> list of reports
     hashes = set()
     with tempfile.TemporaryDirectory() as tmp:
         for rep in range(args.reps):
             for pooling in ("on", "off"):
                 for threads in counts:
-                    r = run(args.binary, threads, pooling, args.frames, os.path.join(tmp, "r.json"))
-                    results.setdefault((threads, pooling), []).append(r)
-                    hashes.add(r["state_hash"])
+                    for binary in binaries:
+                        r = run(binary, threads, pooling, args.frames, os.path.join(tmp, "r.json"))
+                        results.setdefault((binary, threads, pooling), []).append(r)
+                        hashes.add(r["state_hash"])
     print(f"storm.json --autofire --seed 11 --frames {args.frames}, {args.reps} runs each, medians:")
-    print("| pooling | threads | sim p50 ms | sim p99 ms | update ms | release ms | p50 / 1 thread |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for pooling in ("on", "off"):
+    print("| build | pooling | threads | sim p50 ms | sim p99 ms | update ms | release ms | p50 / 1 thread |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for binary, pooling in ((b, p) for b in binaries for p in ("on", "off")):
         base = None
         for threads in counts:
-            rs = results[(threads, pooling)]
+            rs = results[(binary, threads, pooling)]
             p50 = statistics.median(r["frame_ms"]["sim"]["p50"] for r in rs)
             p99 = statistics.median(r["frame_ms"]["sim"]["p99"] for r in rs)
             update = statistics.median(r["phase_ms"]["update"] for r in rs)
             release = statistics.median(r["phase_ms"]["release"] for r in rs)
             base = base or p50
-            print(f"| {pooling} | {threads} | {p50:.2f} | {p99:.2f} | {update:.2f} | {release:.2f} | {p50 / base:.2f}x |")
+            print(f"| {binary} | {pooling} | {threads} | {p50:.2f} | {p99:.2f} | {update:.2f} | {release:.2f} | {p50 / base:.2f}x |")
     print("state hashes:", "all equal" if len(hashes) == 1 else f"DIFFER: {sorted(hashes)}")
     return 0 if len(hashes) == 1 else 1
 

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 #include <thread>
 #include <cstdint>
@@ -46,10 +48,12 @@ struct BackwardsRun {  // the tasks in reverse order: the result must not depend
 // A pool of 1,000 objects in 64-slot pages with every fifth released: holes, several pages,
 // a free stack to keep in order.
 template <class T>
-VectorPool<T> churned_pool(StorageMode mode) {
+VectorPool<T> churned_pool(StorageMode mode, std::uint32_t count = 1000,
+                           std::vector<PoolHandle>* handed_out = nullptr) {
   VectorPool<T> pool(policy(mode, 64));
-  std::vector<PoolHandle> handles;
-  for (std::uint32_t i = 0; i < 1000; ++i) handles.push_back(*pool.emplace(T{i, 0}));
+  std::vector<PoolHandle> local;
+  std::vector<PoolHandle>& handles = handed_out != nullptr ? *handed_out : local;
+  for (std::uint32_t i = 0; i < count; ++i) handles.push_back(*pool.emplace(T{i, 0}));
   for (std::size_t i = 0; i < handles.size(); i += 5) pool.release(handles[i]);
   return pool;
 }
@@ -65,28 +69,37 @@ std::vector<std::uint32_t> ids_in_walk_order(const VectorPool<T>& pool) {
 
 // The same pool through erase_if and through erase_if_chunked(chunks, run): same count, same
 // survivors in the same walk order, and the next 300 emplaces take the same slots.
-template <class T, class Run>
-void expect_same_as_erase_if(StorageMode mode, std::size_t chunks, Run&& run) {
-  VectorPool<T> reference = churned_pool<T>(mode);
-  VectorPool<T> chunked = churned_pool<T>(mode);
-  const std::size_t expected = reference.erase_if([](T& o) {
+template <class T, class Run, class Doomed = bool (*)(std::uint32_t)>
+void expect_same_as_erase_if(StorageMode mode, std::size_t chunks, Run&& run, Doomed is_doomed = doomed,
+                             std::uint32_t count = 1000) {
+  std::vector<PoolHandle> reference_handles, chunked_handles;
+  VectorPool<T> reference = churned_pool<T>(mode, count, &reference_handles);
+  VectorPool<T> chunked = churned_pool<T>(mode, count, &chunked_handles);
+  const std::size_t expected = reference.erase_if([&](T& o) {
     ++o.steps;
-    return doomed(o.id);
+    return is_doomed(o.id);
   });
   std::vector<std::uint32_t> visits_per_chunk(chunks, 0);
   const std::size_t erased = chunked.erase_if_chunked(chunks, run, [&](std::size_t k, T& o) {
     ++visits_per_chunk[k];
     ++o.steps;
-    return doomed(o.id);
+    return is_doomed(o.id);
   });
   ASSERT_EQ(erased, expected);
-  EXPECT_GT(expected, 0u);
+  if (expected == 0) return;
   std::uint32_t visited = 0;
   for (const std::uint32_t v : visits_per_chunk) visited += v;
   EXPECT_EQ(visited, reference.size() + expected);  // every live object once
   EXPECT_EQ(ids_in_walk_order(chunked), ids_in_walk_order(reference));
+  for (std::size_t i = 0; i < chunked_handles.size(); ++i) {  // the victims' handles went stale, no others
+    ASSERT_EQ(chunked.contains(chunked_handles[i]), reference.contains(reference_handles[i])) << "object " << i;
+    if (const T* o = chunked.get(chunked_handles[i])) {
+      ASSERT_EQ(o->id, i);
+    }
+  }
   chunked.for_each([](const T& o) { EXPECT_EQ(o.steps, 1u); });
-  for (std::uint32_t i = 0; i < 300; ++i) {
+  const auto refills = static_cast<std::uint32_t>(std::min<std::size_t>(expected + 50, 3000));
+  for (std::uint32_t i = 0; i < refills; ++i) {
     const PoolHandle a = *reference.emplace(T{5000 + i, 0});
     const PoolHandle b = *chunked.emplace(T{5000 + i, 0});
     ASSERT_EQ(a.index, b.index) << "emplace " << i << " after the erase";
@@ -102,6 +115,30 @@ TEST_P(ChunkedErase, EndsAsEraseIfDoesAtEveryChunkCount) {
     SCOPED_TRACE(chunks);
     expect_same_as_erase_if<Body>(GetParam(), chunks, InlineRun{});
     expect_same_as_erase_if<Body>(GetParam(), chunks, BackwardsRun{});
+  }
+}
+
+// Enough victims (over 1,024) that the packed layouts and heap release them on the team too
+// (release_positions_chunked): every pattern of holes and movers, above and below the new end.
+TEST_P(ChunkedErase, ManyVictimsEndAsEraseIfDoesAtEveryChunkCount) {
+  const auto hashed = [](std::uint32_t id) { return ((id * 2654435761u) >> 7) % 5 < 2; };
+  const std::vector<std::pair<const char*, std::function<bool(std::uint32_t)>>> patterns = {
+      {"mixed", doomed},
+      {"all", [](std::uint32_t) { return true; }},
+      {"the newest", [](std::uint32_t id) { return id >= 9000; }},
+      {"the oldest", [](std::uint32_t id) { return id < 4000; }},
+      {"all but one", [](std::uint32_t id) { return id != 7777; }},
+      {"every other", [](std::uint32_t id) { return id % 2 == 0; }},
+      {"scattered", hashed},
+  };
+  engine::WorkerTeam team(4);
+  for (const auto& [name, pattern] : patterns) {
+    for (const std::size_t chunks : {2u, 3u, 8u}) {
+      SCOPED_TRACE(std::string(name) + ", chunks " + std::to_string(chunks));
+      expect_same_as_erase_if<Body>(GetParam(), chunks, InlineRun{}, pattern, 12000);
+      expect_same_as_erase_if<Body>(GetParam(), chunks, BackwardsRun{}, pattern, 12000);
+      expect_same_as_erase_if<Body>(GetParam(), chunks, team, pattern, 12000);
+    }
   }
 }
 

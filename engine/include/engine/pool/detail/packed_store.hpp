@@ -248,9 +248,41 @@ class PackedStore {
     }
     ENGINE_POOL_PREFETCH_WRITE(&p.dense[offset(position)]);
   }
+  void prefetch_dense(std::uint32_t position) const noexcept {
+    ENGINE_POOL_PREFETCH_READ(&page(position).dense[offset(position)]);
+  }
   void prefetch_tail(std::uint32_t from_end) const noexcept {  // the position entry of the object `from_end`
                                                                // before the last
     if (from_end < size_) prefetch_position(index_at(size_ - 1 - from_end));
+  }
+  // A batch of removals split across threads (VectorPool::release_positions_chunked) ends as
+  // the same removals one at a time, highest position first (drop_at), would: each object that
+  // survives at or above the new size ends in the hole drop_at would have given it. In three
+  // steps: the victims go (free_box_at: boxed frees each one's memory, any thread); the removals
+  // above the new size are played on the dense index alone (copy_dense, one thread), which leaves
+  // the survivor for hole j at entry new_size + j; then every hole below the new size is filled
+  // from its entry (fill_hole_from, any thread: each task writes only its own holes and its
+  // movers' position entries), and shrink_to() ends the array there.
+  void free_box_at(std::uint32_t position) noexcept {
+    static_assert(std::is_trivially_destructible_v<T>);
+    if (boxed_) free_box(object(position));
+  }
+  void copy_dense(std::uint32_t to, std::uint32_t from) noexcept { page(to).dense[offset(to)] = index_at(from); }
+  void fill_hole_from(std::uint32_t hole, std::uint32_t entry) noexcept {
+    const std::uint32_t index = index_at(entry);
+    const std::uint32_t from = position_of(index);  // the mover has not moved yet: its entry is as it was
+    if (boxed_) {
+      page(hole).boxes[offset(hole)] = page(from).boxes[offset(from)];
+    } else {
+      relocate(raw(hole), *object(from));
+    }
+    set(hole, index);
+  }
+  void shrink_to(std::uint32_t size) noexcept {  // positions [size, size()) hold no object any more
+    if (!boxed_) {
+      for (std::uint32_t p = size; p < size_; ++p) mark_slot_released(raw(p), sizeof(T));
+    }
+    size_ = size;
   }
   void drop_all() noexcept {  // every object already destroyed (or trivially destructible)
     for (std::uint32_t p = 0; p < size_; ++p) {

@@ -2,8 +2,10 @@
 // VectorPool<T>, part of the class (detail/vector_pool_class.hpp): the chunked passes, whose
 // phase one runs in parallel. The two-phase update is what makes that safe: phase one only
 // writes the objects and marks the dead, so disjoint chunks of the walk share nothing; phase
-// two (the releases, which write the free stack and the generations) runs on the calling thread
-// after every chunk is done, in walk order. So the pool ends the same at any chunk count.
+// two (the releases, which write the free stack and the generations) runs after every chunk is
+// done, and ends as releasing the victims in walk order on one thread would (the packed layouts
+// share it out on the team as well: release_positions_chunked). So the pool ends the same at any
+// chunk count.
 #include <engine/pool/detail/vector_pool_class.hpp>
 
 #include <algorithm>
@@ -59,10 +61,17 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
       visit_positions<Visit::position_and_object>(*this, chunk_bound(k, chunks), chunk_bound(k + 1, chunks), collect);
     });
   }
-  // Phase two, as erase_if lists its victims: at the top of the stack arrays, highest walk
-  // position first (free slots + victims <= used <= capacity, so the list fits above the stack).
   std::uint32_t doomed = 0;
   for (std::size_t k = 0; k < chunks; ++k) doomed += static_cast<std::uint32_t>(chunk_victims_[k].entries.size());
+  if constexpr (releases_in_parallel) {
+    if (state_.packed && chunks > 1 && doomed >= parallel_release_threshold) {
+      release_positions_chunked(chunks, run, doomed);
+      ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after erase_if_chunked");
+      return doomed;
+    }
+  }
+  // Phase two, as erase_if lists its victims: at the top of the stack arrays, highest walk
+  // position first (free slots + victims <= used <= capacity, so the list fits above the stack).
   std::uint32_t at = state_.capacity;
   for (std::size_t k = 0; k < chunks; ++k) {
     for (const std::uint32_t position : chunk_victims_[k].entries) stack_entry(--at) = position;
@@ -70,6 +79,77 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
   release_doomed(at, doomed);
   ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after erase_if_chunked");
   return doomed;
+}
+
+// Phase two of erase_if_chunked on the team, for the packed layouts: ends exactly as
+// release_listed_positions() does (victims released highest position first, each hole filled by
+// the last object), so the same free stack, generations and dense order at any chunk count.
+// The victims are chunk_victims_, dense positions ascending, chunks in walk order: the j-th of
+// them overall is the (doomed - 1 - j)-th to go one at a time, and its slot index is pushed at that
+// depth. What one release at a time would do is known beforehand, so it can be shared out:
+//  1. each task releases its own victims' slots (generation, occupancy bit, free-stack entry,
+//     boxed memory); slots are distinct, and only the occupancy words are shared (atomic clears);
+//  2. this thread plays the releases above the new size `kept` on the dense index alone (a few
+//     integers per victim there), after which the survivor the j-th victim's hole gets is named
+//     at dense entry kept + j;
+//  3. each task fills its own victims' holes below `kept` from those entries: every mover goes
+//     from at or above `kept` to a hole below it, once, so no two tasks touch one object or entry.
+template <class T>
+template <class Runner>
+void VectorPool<T>::release_positions_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept {
+  const std::uint32_t size = store_.size();
+  const std::uint32_t kept = size - doomed;
+  const std::uint32_t stack_top = state_.free_count;
+  const auto first_of = [&](std::size_t k) {  // chunk k's first victim's place among all of them
+    std::uint32_t j = 0;
+    for (std::size_t c = 0; c < k; ++c) j += static_cast<std::uint32_t>(chunk_victims_[c].entries.size());
+    return j;
+  };
+  // Each victim waits on cold lines (its dense entry, then its generation and occupancy word;
+  // a hole, then its mover's position entry), so both passes ask for them a few victims ahead,
+  // as release_listed_positions() does.
+  const bool prefetch = state_.capacity >= prefetch_threshold;
+  constexpr std::uint32_t ahead = prefetch_distance;
+  run(chunks, [&](std::size_t k) {
+    const std::vector<std::uint32_t>& victims = chunk_victims_[k].entries;
+    std::uint32_t j = first_of(k);
+    for (std::size_t i = 0; i < victims.size(); ++i) {
+      if (prefetch) {
+        if (i + 2 * ahead < victims.size()) store_.prefetch_dense(victims[i + 2 * ahead]);
+        if (i + ahead < victims.size()) prefetch_release(store_.index_at(victims[i + ahead]));
+      }
+      const std::uint32_t position = victims[i];
+      const std::uint32_t index = store_.index_at(position);
+      const SlotRef at = locate(index);
+      at.generations[at.offset] += 1u;
+      detail::clear_bit_shared(at.occupied, at.offset);
+      stack_entry(stack_top + (doomed - 1 - j++)) = index;
+      store_.free_box_at(position);
+    }
+  });
+  std::uint32_t last = size;  // the victims at or above `kept` are the last ones listed
+  for (std::size_t k = chunks; k-- > 0 && last > kept;) {
+    const std::vector<std::uint32_t>& victims = chunk_victims_[k].entries;
+    for (auto it = victims.rbegin(); it != victims.rend() && *it >= kept; ++it) {
+      if (*it != --last) store_.copy_dense(*it, last);
+    }
+  }
+  run(chunks, [&](std::size_t k) {
+    const std::vector<std::uint32_t>& victims = chunk_victims_[k].entries;
+    const std::uint32_t first = first_of(k);
+    const auto holes = static_cast<std::uint32_t>(std::lower_bound(victims.begin(), victims.end(), kept) -
+                                                  victims.begin());  // this chunk's victims below `kept`
+    for (std::uint32_t i = 0; i < holes; ++i) {
+      if (prefetch) {
+        if (i + 2 * ahead < holes) store_.prefetch_position(store_.index_at(kept + first + i + 2 * ahead));
+        if (i + ahead < holes) store_.prefetch_hole_at(victims[i + ahead]);
+      }
+      store_.fill_hole_from(victims[i], kept + first + i);
+    }
+  });
+  store_.shrink_to(kept);
+  state_.free_count += doomed;
+  state_.counters.releases += doomed;
 }
 
 template <class T>
