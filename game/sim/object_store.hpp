@@ -119,8 +119,8 @@ class ObjectStore {
   // The same update with phase one split across `team` (issue 30): keep(k, T&) runs on chunk k
   // of the walk, chunks running at once on the team's threads, so it may write only its object
   // and what the caller keeps for chunk k (chunk_count(team) of them). The releases run after
-  // (in walk order on this thread, or shared out on the team by the packed layouts and heap, which
-  // end as that order would): the store ends as update() leaves it, at any thread count.
+  // (in walk order on this thread, or, for many victims, shared out on the team in a way that
+  // ends as that order would): the store ends as update() leaves it, at any thread count.
   // A team of one runs the same code with one chunk, inline. Each call times its two phases.
   template <class Keep>
   void update(engine::WorkerTeam& team, Keep&& keep) {
@@ -129,7 +129,7 @@ class ObjectStore {
     auto walked = started;
     bool walking = true;
     const auto run = [&](std::size_t n, auto&& task) {  // the team, timed: phase one is the first call
-      team(n, task);                                    // (the packed layouts release on the team too)
+      team(n, task);                                    // (the releases may run on the team too)
       if (walking) walked = std::chrono::steady_clock::now();
       walking = false;
     };

@@ -118,8 +118,8 @@ TEST_P(ChunkedErase, EndsAsEraseIfDoesAtEveryChunkCount) {
   }
 }
 
-// Enough victims (over 1,024) that the packed layouts and heap release them on the team too
-// (release_positions_chunked): every pattern of holes and movers, above and below the new end.
+// Enough victims (over 1,024) that every layout releases them on the team too
+// (release_victims_chunked): every pattern of holes and movers, above and below the new end.
 TEST_P(ChunkedErase, ManyVictimsEndAsEraseIfDoesAtEveryChunkCount) {
   const auto hashed = [](std::uint32_t id) { return ((id * 2654435761u) >> 7) % 5 < 2; };
   const std::vector<std::pair<const char*, std::function<bool(std::uint32_t)>>> patterns = {

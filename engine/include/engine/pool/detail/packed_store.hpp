@@ -255,7 +255,7 @@ class PackedStore {
                                                                // before the last
     if (from_end < size_) prefetch_position(index_at(size_ - 1 - from_end));
   }
-  // A batch of removals split across threads (VectorPool::release_positions_chunked) ends as
+  // A batch of removals split across threads (VectorPool::release_victims_chunked) ends as
   // the same removals one at a time, highest position first (drop_at), would: each object that
   // survives at or above the new size ends in the hole drop_at would have given it. In three
   // steps: the victims go (free_box_at: boxed frees each one's memory, any thread); the removals

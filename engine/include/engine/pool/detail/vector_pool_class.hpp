@@ -157,9 +157,9 @@ class VectorPool {
   // sees chunk k's objects, concurrently with other chunks: it may write its object and what the
   // caller keeps for chunk k, and must not call into the pool (a debug build asserts on emplace,
   // release and release_later). Phase two releases the victims in the order erase_if would: the
-  // same free stack and handles at any chunk count. The packed layouts and heap share phase two
-  // out on run() too (twice more) for a trivially copyable T and >= 1,024 victims, ending as the
-  // ordered releases would. Never allocates once its per-chunk victim lists have seen this
+  // same free stack and handles at any chunk count. For a trivially copyable T and >= 1,024
+  // victims phase two is shared out on run() too (once more; twice in the packed layouts and
+  // heap), ending as the ordered releases would. Never allocates once its per-chunk victim lists have seen this
   // capacity and chunk count.
   template <class Runner, class Pred>
   std::size_t erase_if_chunked(std::size_t chunks, Runner&& run, Pred&& pred);
@@ -503,12 +503,12 @@ class VectorPool {
   void visit_listed(const std::uint32_t* indices, std::size_t first, std::size_t last, F& f);
   class ParallelScope;
   std::uint64_t chunk_bound(std::size_t k, std::size_t chunks) const noexcept;
-  // erase_if_chunked's releases on the team too: the packed layouts, for T whose objects move as
-  // bytes (no code of T runs on the team), once there are enough victims to pay for two more runs.
+  // erase_if_chunked's releases on the team too, for T whose objects move as bytes and die without
+  // a destructor (no code of T runs on the team), once there are enough victims to pay for the runs.
   static constexpr bool releases_in_parallel = std::is_trivially_copyable_v<T> && detail::has_shared_clear;
   static constexpr std::uint32_t parallel_release_threshold = 1024;
   template <class Runner>
-  void release_positions_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept;
+  void release_victims_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept;
   static constexpr std::uint64_t all_positions = std::uint64_t{1} << 32;  // past every walk position
   template <Visit How, class Self, class F>
   static void visit_positions(Self& self, std::uint64_t first, std::uint64_t last, F& f);

@@ -4,7 +4,7 @@
 // writes the objects and marks the dead, so disjoint chunks of the walk share nothing; phase
 // two (the releases, which write the free stack and the generations) runs after every chunk is
 // done, and ends as releasing the victims in walk order on one thread would (the packed layouts
-// share it out on the team as well: release_positions_chunked). So the pool ends the same at any
+// share it out on the team as well: release_victims_chunked). So the pool ends the same at any
 // chunk count.
 #include <engine/pool/detail/vector_pool_class.hpp>
 
@@ -64,8 +64,8 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
   std::uint32_t doomed = 0;
   for (std::size_t k = 0; k < chunks; ++k) doomed += static_cast<std::uint32_t>(chunk_victims_[k].entries.size());
   if constexpr (releases_in_parallel) {
-    if (state_.packed && chunks > 1 && doomed >= parallel_release_threshold) {
-      release_positions_chunked(chunks, run, doomed);
+    if (chunks > 1 && doomed >= parallel_release_threshold) {
+      release_victims_chunked(chunks, run, doomed);
       ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after erase_if_chunked");
       return doomed;
     }
@@ -81,14 +81,16 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
   return doomed;
 }
 
-// Phase two of erase_if_chunked on the team, for the packed layouts: ends exactly as
-// release_listed_positions() does (victims released highest position first, each hole filled by
-// the last object), so the same free stack, generations and dense order at any chunk count.
-// The victims are chunk_victims_, dense positions ascending, chunks in walk order: the j-th of
-// them overall is the (doomed - 1 - j)-th to go one at a time, and its slot index is pushed at that
-// depth. What one release at a time would do is known beforehand, so it can be shared out:
+// Phase two of erase_if_chunked on the team: ends exactly as release_listed() does (contiguous,
+// stable) or release_listed_positions() (packed layouts, heap: victims released highest position
+// first, each hole filled by the last object), so the same free stack, generations and dense
+// order at any chunk count. The victims are chunk_victims_, ascending (slot indices, or dense
+// positions), chunks in walk order: the j-th of them overall is the (doomed - 1 - j)-th to go
+// one at a time, and its slot index is pushed at that depth. What one release at a time would do
+// is known beforehand, so it can be shared out:
 //  1. each task releases its own victims' slots (generation, occupancy bit, free-stack entry,
-//     boxed memory); slots are distinct, and only the occupancy words are shared (atomic clears);
+//     heap's memory); slots are distinct, and only the occupancy words are shared (atomic
+//     clears). In contiguous and stable that is all: no object moves.
 //  2. this thread plays the releases above the new size `kept` on the dense index alone (a few
 //     integers per victim there), after which the survivor the j-th victim's hole gets is named
 //     at dense entry kept + j;
@@ -96,9 +98,7 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
 //     from at or above `kept` to a hole below it, once, so no two tasks touch one object or entry.
 template <class T>
 template <class Runner>
-void VectorPool<T>::release_positions_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept {
-  const std::uint32_t size = store_.size();
-  const std::uint32_t kept = size - doomed;
+void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept {
   const std::uint32_t stack_top = state_.free_count;
   const auto first_of = [&](std::size_t k) {  // chunk k's first victim's place among all of them
     std::uint32_t j = 0;
@@ -115,18 +115,31 @@ void VectorPool<T>::release_positions_chunked(std::size_t chunks, Runner& run, s
     std::uint32_t j = first_of(k);
     for (std::size_t i = 0; i < victims.size(); ++i) {
       if (prefetch) {
-        if (i + 2 * ahead < victims.size()) store_.prefetch_dense(victims[i + 2 * ahead]);
-        if (i + ahead < victims.size()) prefetch_release(store_.index_at(victims[i + ahead]));
+        if (!state_.packed) {
+          if (i + ahead < victims.size()) prefetch_release(victims[i + ahead]);
+        } else {
+          if (i + 2 * ahead < victims.size()) store_.prefetch_dense(victims[i + 2 * ahead]);
+          if (i + ahead < victims.size()) prefetch_release(store_.index_at(victims[i + ahead]));
+        }
       }
       const std::uint32_t position = victims[i];
-      const std::uint32_t index = store_.index_at(position);
+      const std::uint32_t index = state_.packed ? store_.index_at(position) : position;
       const SlotRef at = locate(index);
+      if (state_.packed) {
+        store_.free_box_at(position);
+      } else {
+        detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
+      }
       at.generations[at.offset] += 1u;
       detail::clear_bit_shared(at.occupied, at.offset);
       stack_entry(stack_top + (doomed - 1 - j++)) = index;
-      store_.free_box_at(position);
     }
   });
+  state_.free_count += doomed;
+  state_.counters.releases += doomed;
+  if (!state_.packed) return;  // the objects stay where they are
+  const std::uint32_t size = store_.size();
+  const std::uint32_t kept = size - doomed;
   std::uint32_t last = size;  // the victims at or above `kept` are the last ones listed
   for (std::size_t k = chunks; k-- > 0 && last > kept;) {
     const std::vector<std::uint32_t>& victims = chunk_victims_[k].entries;
@@ -148,8 +161,6 @@ void VectorPool<T>::release_positions_chunked(std::size_t chunks, Runner& run, s
     }
   });
   store_.shrink_to(kept);
-  state_.free_count += doomed;
-  state_.counters.releases += doomed;
 }
 
 template <class T>
