@@ -159,8 +159,8 @@ class VectorPool {
   // release and release_later). Phase two releases the victims in the order erase_if would: the
   // same free stack and handles at any chunk count. For a trivially copyable T and >= 1,024
   // victims phase two is shared out on run() too (once more; twice in the packed layouts and
-  // heap), ending as the ordered releases would. Never allocates once its per-chunk victim lists have seen this
-  // capacity and chunk count.
+  // heap), ending as the ordered releases would. Never allocates once its per-chunk victim lists
+  // have seen this capacity and chunk count.
   template <class Runner, class Pred>
   std::size_t erase_if_chunked(std::size_t chunks, Runner&& run, Pred&& pred);
 

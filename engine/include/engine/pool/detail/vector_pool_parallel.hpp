@@ -3,14 +3,15 @@
 // phase one runs in parallel. The two-phase update is what makes that safe: phase one only
 // writes the objects and marks the dead, so disjoint chunks of the walk share nothing; phase
 // two (the releases, which write the free stack and the generations) runs after every chunk is
-// done, and ends as releasing the victims in walk order on one thread would (the packed layouts
-// share it out on the team as well: release_victims_chunked). So the pool ends the same at any
+// done, and ends as releasing the victims in walk order on one thread would (with many victims it
+// is shared out on the team as well: release_victims_chunked). So the pool ends the same at any
 // chunk count.
 #include <engine/pool/detail/vector_pool_class.hpp>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace engine {
 
@@ -110,31 +111,40 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
   // as release_listed_positions() does.
   const bool prefetch = state_.capacity >= prefetch_threshold;
   constexpr std::uint32_t ahead = prefetch_distance;
-  run(chunks, [&](std::size_t k) {
-    const std::vector<std::uint32_t>& victims = chunk_victims_[k].entries;
-    std::uint32_t j = first_of(k);
-    for (std::size_t i = 0; i < victims.size(); ++i) {
-      if (prefetch) {
-        if (!state_.packed) {
-          if (i + ahead < victims.size()) prefetch_release(victims[i + ahead]);
-        } else {
-          if (i + 2 * ahead < victims.size()) store_.prefetch_dense(victims[i + 2 * ahead]);
-          if (i + ahead < victims.size()) prefetch_release(store_.index_at(victims[i + ahead]));
+  // Step 1, its loop chosen once per call for the layout (packed: the victims are dense positions).
+  const auto release_slots = [&](auto packed_layout) {
+    constexpr bool packed = decltype(packed_layout)::value;
+    run(chunks, [&](std::size_t k) {
+      const std::vector<std::uint32_t>& victims = chunk_victims_[k].entries;
+      std::uint32_t j = first_of(k);
+      for (std::size_t i = 0; i < victims.size(); ++i) {
+        if (prefetch) {
+          if constexpr (packed) {
+            if (i + 2 * ahead < victims.size()) store_.prefetch_dense(victims[i + 2 * ahead]);
+            if (i + ahead < victims.size()) prefetch_release(store_.index_at(victims[i + ahead]));
+          } else {
+            if (i + ahead < victims.size()) prefetch_release(victims[i + ahead]);
+          }
         }
+        const std::uint32_t position = victims[i];
+        const std::uint32_t index = packed ? store_.index_at(position) : position;
+        const SlotRef at = locate(index);
+        if constexpr (packed) {
+          store_.free_box_at(position);
+        } else {
+          detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
+        }
+        at.generations[at.offset] += 1u;
+        detail::clear_bit_shared(at.occupied, at.offset);
+        stack_entry(stack_top + (doomed - 1 - j++)) = index;
       }
-      const std::uint32_t position = victims[i];
-      const std::uint32_t index = state_.packed ? store_.index_at(position) : position;
-      const SlotRef at = locate(index);
-      if (state_.packed) {
-        store_.free_box_at(position);
-      } else {
-        detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
-      }
-      at.generations[at.offset] += 1u;
-      detail::clear_bit_shared(at.occupied, at.offset);
-      stack_entry(stack_top + (doomed - 1 - j++)) = index;
-    }
-  });
+    });
+  };
+  if (state_.packed) {
+    release_slots(std::true_type{});
+  } else {
+    release_slots(std::false_type{});
+  }
   state_.free_count += doomed;
   state_.counters.releases += doomed;
   if (!state_.packed) return;  // the objects stay where they are
