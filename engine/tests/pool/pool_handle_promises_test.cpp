@@ -20,7 +20,7 @@ struct PoolTestAccess {
   template <class T>
   static void set_free_generation(VectorPool<T>& pool, std::uint32_t index, std::uint32_t generation) {
     ASSERT_FALSE(is_live_generation(generation));
-    pool.generation(index) = generation;
+    pool.table_.generation(index) = generation;
   }
   template <class T>
   static void set_free_generation(ConcurrentPool<T>& pool, std::uint32_t index, std::uint32_t generation) {

@@ -20,8 +20,8 @@ namespace engine::detail {
 struct PoolTestAccess {
   template <class T>
   static void mark_unused_slot_occupied(VectorPool<T>& pool) {
-    ASSERT_LT(pool.state_.used, pool.state_.capacity) << "the test needs a slot never handed out";
-    const auto at = pool.locate(pool.state_.capacity - 1);
+    ASSERT_LT(pool.table_.used(), pool.table_.capacity()) << "the test needs a slot never handed out";
+    const auto at = pool.table_.locate(pool.table_.capacity() - 1);
     set_bit(at.occupied, at.offset);
   }
 };

@@ -11,7 +11,7 @@
 // (shift 32: every position is in page 0) and grows by building a bigger store and moving
 // every object across; packed_pages keeps fixed pages and grows by adding one, so nothing
 // moves (EnTT's storage shape). The pool's slot metadata (generations, occupancy bits, free
-// stack, release queue) stays in SlotPages without object bytes, so handles, release_later()
+// stack, release queue) stays in the slot table (detail/slot_table.hpp), so handles, release_later()
 // and validate() keep one path; this class only knows positions. It needs T's move
 // constructor to be noexcept: removals run inside noexcept release(), and a move that threw
 // half-way would lose an object.
@@ -22,7 +22,7 @@
 // pool's handles. A release moves a pointer, never an object.
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
-#include <engine/pool/detail/slot_page.hpp>
+#include <engine/pool/detail/object_page.hpp>
 
 #include <algorithm>
 #include <cstddef>

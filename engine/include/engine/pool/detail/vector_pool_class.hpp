@@ -8,8 +8,10 @@
 // defined by concern in the other detail/vector_pool_*.hpp files: lifetime (constructors,
 // moves, clear), iterator (range-for and the other read-only walks), growth, layout (layouts,
 // migration, packed relocation), free_stack, release_queue, validate (stats and validate()).
-// detail/page_arrays.hpp names the arrays split across the pages; detail/slot_page.hpp and
-// detail/packed_store.hpp are the storage.
+// The half that knows no T is detail::SlotTable (detail/slot_table.hpp): handles and
+// generations, occupancy, the free stack and the release_later() queue, tested alone. This
+// class adds the objects: detail/object_page.hpp (contiguous, stable) and detail/packed_store.hpp
+// (the packed layouts and heap) are their storage.
 //
 // Design, and why:
 // - Objects live in raw, aligned slots inside std::vector-managed memory and are built in
@@ -18,10 +20,11 @@
 // - Slot index space is global: index = page * page_slots + offset. Contiguous mode is one
 //   page as large as the capacity; stable mode is fixed-size pages that never move. Both
 //   share every code path, so set_policy() can migrate between them and handles survive.
-// - Each page carries its own metadata (generations, occupancy bits, its chunk of the free
-//   stack). Stable growth therefore allocates one page and touches nothing else: no O(n)
-//   copy at growth, which keeps the worst single emplace short. A slot's generation is
-//   written when the slot is first handed out, so a new page is not even filled.
+// - Each object page has a slot-table page beside it with its metadata (generations,
+//   occupancy bits, its chunk of the free stack). Stable growth therefore allocates one page
+//   of each and touches nothing else: no O(n) copy at growth, which keeps the worst single
+//   emplace short. A slot's generation is written when the slot is first handed out, so a new
+//   page is not even filled.
 // - Released slots go on a LIFO free stack: an index array split into per-page chunks
 //   (never links through the object bytes, which stay poisoned). LIFO hands back the most
 //   recently freed, cache-warm slot; an array rather than a linked list means a pop never
@@ -44,8 +47,8 @@
 //   game that stopped growing its pools can cull with them every frame without touching
 //   the heap.
 //
-// - Packed mode (StorageMode::packed) keeps this index space and its metadata in a page
-//   without object bytes; the objects live dense in a detail::PackedStore, and a release
+// - Packed mode (StorageMode::packed) keeps this index space and its slot table, with no
+//   object pages; the objects live dense in a detail::PackedStore, and a release
 //   moves the last object into the hole, so a pass walks [0, size()) with no holes at all.
 //   get() reads the slot's position as well as its generation: one more dependent load
 //   than contiguous (which computes the address from the index). Only for T with a noexcept
@@ -72,8 +75,8 @@
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/packed_store.hpp>
-#include <engine/pool/detail/page_arrays.hpp>
-#include <engine/pool/detail/slot_page.hpp>
+#include <engine/pool/detail/object_page.hpp>
+#include <engine/pool/detail/slot_table.hpp>
 #include <engine/pool/growth_policy.hpp>
 #include <engine/pool/pool_handle.hpp>
 #include <engine/pool/pool_ptr.hpp>
@@ -100,12 +103,11 @@ class VectorPool {
   static_assert(std::is_nothrow_destructible_v<T>,
                 "VectorPool<T> needs a noexcept destructor: release() and clear() are noexcept");
 
-  using Page = detail::SlotPage<T>;
+  using ObjectPage = detail::ObjectPage<T>;
   using Store = detail::PackedStore<T>;
   // Packed mode moves objects inside noexcept release(); other T get contiguous instead.
   static constexpr bool packable = std::is_nothrow_move_constructible_v<T>;
   static constexpr std::size_t max_index_space = 0xFFFFFFFEu;  // indices are uint32 with room to spare
-  static constexpr unsigned contiguous_shift = 32;             // index >> 32 == 0: one page
   // Emplaces and releases in a pool far bigger than the caches touch cold slots; asking for
   // the slot a few operations ahead lets those misses overlap. Small pools skip it.
   static constexpr std::uint32_t prefetch_distance = 8;
@@ -244,7 +246,7 @@ class VectorPool {
     return static_cast<std::size_t>(state_.counters.emplaces - state_.counters.releases);
   }
   bool empty() const noexcept { return state_.counters.emplaces == state_.counters.releases; }
-  std::size_t capacity() const noexcept { return state_.capacity; }  // slots that exist now
+  std::size_t capacity() const noexcept { return table_.capacity(); }  // slots that exist now
   bool reserve(std::size_t slots);  // capacity >= slots; false at cap / bad_alloc / relocating mid-pass (pool
                                     // unchanged)
   void shrink_to_fit();  // stable: frees empty trailing pages; contiguous: trims to just past the last live slot
@@ -277,11 +279,14 @@ class VectorPool {
  private:
   friend struct detail::PoolTestAccess;  // tests only: set a slot's generation near the wrap
   struct Layout {                        // a storage arrangement being built before it replaces the current one
-    std::vector<Page> pages;             // replace pages_[first_page...]; first_page > 0 only with the same page size
-    bool packed = false;                 // packed: pages hold metadata only, the objects go in `store`
+    // Replace pages [first_page...] of the table and of objects_; first_page > 0 only with the
+    // same page size. Packed: the object pages are empty, the objects go in `store`.
+    std::vector<detail::SlotTablePage> table;
+    std::vector<ObjectPage> objects;
+    bool packed = false;
     Store store;
     std::size_t first_page = 0;
-    unsigned shift = contiguous_shift;
+    unsigned shift = detail::SlotTable::one_page_shift;
     std::uint32_t mask = 0xFFFFFFFFu;
     std::uint32_t capacity = 0;
     std::size_t bytes = 0;
@@ -320,80 +325,33 @@ class VectorPool {
   using Clock = std::chrono::steady_clock;
 
   static GrowthPolicy normalized(GrowthPolicy policy) noexcept;
-  std::size_t page_of(std::uint32_t index) const noexcept {
-    return static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> state_.shift);
-  }
-  std::size_t offset_of(std::uint32_t index) const noexcept { return index & state_.mask; }
 
-  // Where slot `index` lives. One-page pools (contiguous, or stable before their first
-  // growth) answer from pointers cached in the pool (one load shorter than going through
-  // pages_, which matters on the handle -> generation chain every release and get() waits
-  // on); the branch rarely changes between calls, so it predicts well.
+  // Where slot `index` lives: its object slot (objects_; unused in the packed layouts) and its
+  // metadata in the slot table. One-page pools (contiguous, or stable before their first
+  // growth) answer from pointers cached beside the table's own one-page view, one load shorter
+  // than going through the page tables, which matters on the handle -> generation chain every
+  // release and get() waits on; the branch rarely changes between calls, so it predicts well.
   struct SlotRef {
-    typename Page::Slot* slots;  // the page's slots, generations and occupancy words...
+    typename ObjectPage::Slot* slots;
     std::uint32_t* generations;
     std::uint64_t* occupied;
-    std::size_t offset;  // ...and the slot's offset in them
+    std::size_t offset;  // ...the slot's offset in each
+    detail::SlotTable::SlotMeta meta() const noexcept { return {generations, occupied, offset}; }
   };
+  struct FlatView {  // a one-page pool: page 0's objects and metadata; all null with several pages
+    typename ObjectPage::Slot* slots;
+    std::uint32_t* generations;
+    std::uint64_t* occupied;
+  };
+  FlatView flat_view() const noexcept {
+    return FlatView{state_.flat_slots, table_.flat().generations, table_.flat().occupied};
+  }
   ENGINE_POOL_HOT SlotRef locate(std::uint32_t index) const noexcept {
-    if (state_.flat.generations != nullptr)
-      return SlotRef{state_.flat.slots, state_.flat.generations, state_.flat.occupied, index};
-    Page& page = const_cast<Page&>(pages_[page_of(index)]);
-    return SlotRef{page.slots(), page.generations(), page.occupied(), offset_of(index)};
-  }
-  std::uint32_t& generation(std::uint32_t index) noexcept {
-    const SlotRef at = locate(index);
-    return at.generations[at.offset];
-  }
-  const std::uint32_t& generation(std::uint32_t index) const noexcept {
-    const SlotRef at = locate(index);
-    return at.generations[at.offset];
-  }
-  // The free stack, the release queue and the queue positions are split across the pages
-  // like the slots (detail/page_arrays.hpp names which): entry `position` of one of them,
-  // from the one-page view when there is one (the same single load as a plain array).
-  template <class Array>
-  auto& paged(std::uint32_t position) noexcept {
-    if (auto* const flat = Array::flat(state_.flat)) return flat[position];
-    return Array::of(pages_[page_of(position)])[offset_of(position)];
-  }
-  template <class Array>
-  const auto& paged(std::uint32_t position) const noexcept {
-    return const_cast<VectorPool*>(this)->paged<Array>(position);
-  }
-  // Loops over many entries take them a page at a time: where entry `position` is, and how
-  // many entries of that page start there (the caller clamps to its own count).
-  template <class Entry>
-  using Run = detail::PagedRun<Entry>;
-  template <class Array>
-  auto paged_run(std::uint32_t position) noexcept {
-    using Entry = std::remove_pointer_t<decltype(Array::flat(state_.flat))>;
-    if (Entry* const flat = Array::flat(state_.flat)) {
-      return Run<Entry>{flat + position, static_cast<std::uint32_t>(pages_.front().slot_count()) - position};
-    }
-    Page& page = pages_[page_of(position)];
-    const auto offset = static_cast<std::uint32_t>(offset_of(position));
-    return Run<Entry>{Array::of(page) + offset, static_cast<std::uint32_t>(page.slot_count()) - offset};
-  }
-  std::uint32_t& stack_entry(std::uint32_t depth) noexcept {  // free stack entry, 0 = bottom
-    return paged<detail::FreeStackArray>(depth);
-  }
-  const std::uint32_t& stack_entry(std::uint32_t depth) const noexcept { return paged<detail::FreeStackArray>(depth); }
-  detail::QueuedHandle& pending_entry(std::uint32_t position) noexcept {  // release_later() queue entry
-    return paged<detail::ReleaseQueueArray>(position);
-  }
-  const detail::QueuedHandle& pending_entry(std::uint32_t position) const noexcept {
-    return paged<detail::ReleaseQueueArray>(position);
-  }
-  std::uint32_t& queue_position(std::uint32_t index) noexcept {  // where slot `index` sits in the queue, if it does
-    return paged<detail::QueuePositionArray>(index);
-  }
-  const std::uint32_t& queue_position(std::uint32_t index) const noexcept {
-    return paged<detail::QueuePositionArray>(index);
-  }
-  Run<std::uint32_t> stack_run(std::uint32_t depth) noexcept { return paged_run<detail::FreeStackArray>(depth); }
-  Run<detail::QueuedHandle> queue_run(std::uint32_t position) noexcept {
-    return paged_run<detail::ReleaseQueueArray>(position);
+    const detail::SlotTable::Flat& flat = table_.flat();
+    if (flat.generations != nullptr) return SlotRef{state_.flat_slots, flat.generations, flat.occupied, index};
+    const std::size_t page = table_.page_of(index);
+    const detail::SlotTable::SlotMeta meta = table_.locate(index);
+    return SlotRef{const_cast<ObjectPage&>(objects_[page]).slots(), meta.generations, meta.occupied, meta.offset};
   }
   // Always inlined: out of line, GCC sees a void function with no side effects and deletes the call.
   ENGINE_POOL_HOT void prefetch_slot(std::uint32_t index) noexcept {  // object and generation, for writing
@@ -428,11 +386,6 @@ class VectorPool {
     return std::launder(reinterpret_cast<T*>(at.slots[at.offset].bytes));
   }
   ENGINE_POOL_COLD const T* get_slow(PoolHandle handle) const noexcept;  // stale, or a stable pool of several pages
-  bool is_live(PoolHandle handle) const noexcept {
-    if (!detail::is_live_generation(handle.generation)) return false;  // null, or forged
-    if (handle.index >= state_.used) return false;                     // never handed out / trimmed
-    return generation(handle.index) == handle.generation;              // stale or foreign
-  }
 
   // A teardown (clear(), ~VectorPool) kills an object by stepping its slot's generation by 3,
   // where a release steps it by 1 (both leave it even: free), and first steps every slot already
@@ -442,8 +395,8 @@ class VectorPool {
   static constexpr std::uint32_t teardown_kill_step = 3;
   static constexpr std::uint32_t teardown_free_step = 4;
   bool destroyed_by_this_teardown(PoolHandle handle) const noexcept {
-    return tearing_down_ && detail::is_live_generation(handle.generation) && handle.index < state_.used &&
-           generation(handle.index) == handle.generation + teardown_kill_step;
+    return tearing_down_ && detail::is_live_generation(handle.generation) && handle.index < table_.used() &&
+           table_.generation(handle.index) == handle.generation + teardown_kill_step;
   }
 
   template <class RollBack, class... Args>
@@ -459,7 +412,8 @@ class VectorPool {
     return state_.policy.storage == StorageMode::packed ? StorageMode::packed : StorageMode::contiguous;
   }
   template <class... Args>
-  void construct_in_new_page(std::uint32_t index, std::vector<Page>* old_table, Args&&... args);
+  void construct_in_new_page(std::uint32_t index, std::vector<detail::SlotTablePage>* old_table,
+                             std::vector<ObjectPage>* old_objects, Args&&... args);
   ENGINE_POOL_COLD void unclaim(std::uint32_t index, void* where, bool from_free_stack) noexcept;
   PoolHandle commit_emplace(std::uint32_t index, const SlotRef& at) noexcept;
   template <class... Args>
@@ -470,14 +424,9 @@ class VectorPool {
   void release_listed(std::uint32_t from, std::uint32_t count) noexcept;
   void release_listed_positions(std::uint32_t from, std::uint32_t count) noexcept;
   void release_doomed(std::uint32_t from, std::uint32_t doomed) noexcept;
-  ENGINE_POOL_COLD void release_later_slow(PoolHandle handle) noexcept;
-  void release_later_indexed(PoolHandle handle) noexcept;
-  void forget_queue_tail() noexcept {  // the next release_later() finds the tail again
-    state_.queue_tail = nullptr;
-    state_.queue_room = 0;
+  void index_release_queue() noexcept {  // one entry per slot from here to the flush (see SlotTable)
+    state_.counters.failed_releases += table_.index_queue();
   }
-  void prepare_queue_positions() noexcept;
-  void index_release_queue() noexcept;
   bool refuse_mid_pass(const char* what, bool releases_allowed = false) noexcept;
 
   std::size_t next_contiguous_capacity() const noexcept;
@@ -486,13 +435,9 @@ class VectorPool {
   Layout make_layout(StorageMode mode, std::size_t page_slots, std::size_t slots) const;
   Layout make_longer_last_page() const;
   std::size_t relocate_into(Layout& target) noexcept(std::is_nothrow_move_constructible_v<T>);
-  void copy_meta_into(Layout& target, std::uint32_t slots, std::uint32_t stack_entries, std::uint32_t queue_entries,
-                      std::uint32_t queue_positions) const noexcept;
   void adopt(Layout&& layout) noexcept;
   void refresh_flat_view() noexcept;
   bool grow_stable_by_pages(std::size_t pages);
-  void retire_generations(std::uint32_t first, std::uint32_t last) noexcept;
-  void rebuild_free_stack() noexcept;
   void announce(const GrowthEvent& event);
   void destroy_live_objects() noexcept;
   void destroy_originals(std::size_t first_page) noexcept;
@@ -512,44 +457,25 @@ class VectorPool {
   static constexpr std::uint64_t all_positions = std::uint64_t{1} << 32;  // past every walk position
   template <Visit How, class Self, class F>
   static void visit_positions(Self& self, std::uint64_t first, std::uint64_t last, F& f);
-  static void prefetch_page_start(const Page& page, bool objects) noexcept;
+  void prefetch_page_start(std::size_t page, bool objects) const noexcept;
   static constexpr std::size_t page_lead_in_bytes = 6144;  // of the next page's objects, asked for...
   static constexpr std::size_t page_lead_in_words = 4;     // ...this many occupancy words before a page ends
 
-  struct FlatView {  // a one-page pool: page 0's arrays; all null with several pages
-    typename Page::Slot* slots = nullptr;
-    std::uint32_t* generations = nullptr;
-    std::uint32_t* free_stack = nullptr;
-    detail::QueuedHandle* pending = nullptr;
-    std::uint32_t* queue_positions = nullptr;
-    std::uint64_t* occupied = nullptr;
-  };
-
-  // Every scalar of the pool's state, grouped so that a move copies them in one assignment
-  // and cannot forget one; the buffers, the store and the listener move beside it.
+  // Every scalar of the pool's state but the slot table's, grouped so that a move copies them
+  // in one assignment and cannot forget one; the table, the pages, the store and the listener
+  // move beside it.
   struct State {
     bool packed = false;  // the current layout is packed (policy may already name the next one)
-    FlatView flat;
-    unsigned shift = contiguous_shift;  // index >> shift = page
-    std::uint32_t mask = 0xFFFFFFFFu;   // index & mask = offset in page
-    std::uint32_t capacity = 0;         // usable slots: contiguous, the page; stable, stable_capacity()
-    std::uint32_t used = 0;             // slots [0, used) handed out since the last clear(); the rest are untouched
-    std::uint32_t free_count = 0;       // depth of the LIFO free stack (released slots below used)
-    std::uint32_t seed = 0;             // this pool's generation base (drawn per instance: constructor, reset_to_empty)
-    std::uint32_t fresh_generation = 0;  // generation a slot gets when first handed out (raised by clear/shrink)
-    std::uint64_t storage_epoch = 0;     // bumped whenever objects move: lets iterators detect it
+    typename ObjectPage::Slot* flat_slots = nullptr;  // a one-page pool's objects (see locate)
+    std::uint64_t storage_epoch = 0;                  // bumped whenever objects move: lets iterators detect it
     GrowthPolicy policy;
-    std::uint32_t pending_count = 0;  // length of the release_later() queue (in the pages, <= capacity)
-    std::uint32_t queue_ready = 0;    // slots [0, queue_ready) have had their queue position written
-    bool queue_indexed = false;       // the queue has one entry per slot and each slot knows where (until the flush)
-    detail::QueuedHandle* queue_tail = nullptr;  // where the next release_later() entry goes...
-    std::uint32_t queue_room = 0;  // ...and how many fit there before the page or capacity ends (0: find out)
     Counters counters;
     mutable std::uint64_t stale_gets = 0;
   };
 
-  std::vector<Page> pages_;
-  Store store_;  // packed mode's objects (empty in the other modes)
+  detail::SlotTable table_;          // handles, generations, occupancy, free stack, release queue
+  std::vector<ObjectPage> objects_;  // page p's objects beside table page p (empty pages when packed)
+  Store store_;                      // packed mode's objects (empty in the other modes)
   State state_;
   // How deep this pool is inside its own passes and T's callbacks: they belong to the running
   // calls, not to the contents, so a move neither copies nor resets them.
@@ -585,7 +511,7 @@ ENGINE_POOL_HOT void VectorPool<T>::build_object(void* where, RollBack&& roll_ba
   }
 }
 
-// The slot at `index` is claimed (off the free stack, or below state_.used with a free generation)
+// The slot at `index` is claimed (SlotTable::claim: off the free stack, or bumped, with a free generation)
 // before T's constructor runs, so a constructor that emplaces gets another slot; the object
 // is committed (generation odd, bit set) only once it exists.
 template <class T>
@@ -629,13 +555,11 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_packed(std::uint32_t index, 
 
 template <class T>
 ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, const SlotRef& at) noexcept {
-  state_.counters.peak_used = std::max(state_.counters.peak_used, state_.used);  // a no-op unless the slot was bumped
-  std::uint32_t& g = at.generations[at.offset];
-  g += 1u;  // even (free) -> odd (live)
-  detail::set_bit(at.occupied, at.offset);
+  state_.counters.peak_used = std::max(state_.counters.peak_used, table_.used());  // a no-op unless bumped
+  const PoolHandle handle = detail::SlotTable::commit(at.meta(), index);
   ++state_.counters.emplaces;
   ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after emplace");
-  return detail::make_handle(index, g);
+  return handle;
 }
 
 // Inlined into the caller on purpose, and shaped so that only a PoolHandle (one 64-bit
@@ -647,25 +571,19 @@ template <class... Args>
 ENGINE_POOL_ENTRY std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... args) {
   ENGINE_POOL_ASSERT(!parallel_pass_, "emplace() inside a chunked pass: its tasks run in parallel");
   PoolHandle handle;
-  if (state_.free_count != 0 || state_.used < state_.capacity) {
+  if (table_.can_claim()) {
     // One construction path for both sources keeps emplace() small enough for GCC to inline
     // where it pays, without forcing it into every caller (see ENGINE_POOL_ENTRY).
-    const bool from_free_stack = state_.free_count != 0;
-    std::uint32_t index;
-    if (from_free_stack) {                       // LIFO: the most recently released slot is the warmest
-      index = stack_entry(--state_.free_count);  // claimed: off the stack before T exists
-      if (state_.capacity >= prefetch_threshold && state_.free_count >= prefetch_distance) {
-        prefetch_slot(stack_entry(state_.free_count - prefetch_distance));
-      }
-    } else {
-      index = state_.used++;  // claimed
+    const detail::SlotTable::Claim claim = table_.claim();  // before T exists: its constructor may emplace
+    // LIFO hands back the warmest slot; in a big pool the one a few pops on is cold, so ask now.
+    if (claim.from_free_stack && table_.capacity() >= prefetch_threshold && table_.free_count() >= prefetch_distance) {
+      prefetch_slot(table_.stack_entry(table_.free_count() - prefetch_distance));
     }
-    const SlotRef at = locate(index);
-    if (!from_free_stack) at.generations[at.offset] = state_.fresh_generation;  // free (even) while T is built
+    const SlotRef at = locate(claim.index);
     if (state_.packed) {
-      handle = construct_packed(index, at, from_free_stack, std::forward<Args>(args)...);
+      handle = construct_packed(claim.index, at, claim.from_free_stack, std::forward<Args>(args)...);
     } else {
-      handle = construct_claimed(index, at, from_free_stack, std::forward<Args>(args)...);
+      handle = construct_claimed(claim.index, at, claim.from_free_stack, std::forward<Args>(args)...);
     }
   } else {
     handle = emplace_with_growth(std::forward<Args>(args)...);
@@ -687,15 +605,14 @@ PoolPtr<T> VectorPool<T>::acquire(Args&&... args) {
 template <class T>
 ENGINE_POOL_HOT void VectorPool<T>::release_slot(std::uint32_t index) noexcept {
   const SlotRef at = locate(index);
-  at.generations[at.offset] += 1u;  // odd (live) -> even (free): every handle to it is stale now
-  detail::clear_bit(at.occupied, at.offset);
+  detail::SlotTable::retire(at.meta());  // every handle to it is stale now
   ++state_.counters.releases;
   if (state_.packed) {
     destroy_packed(index);
   } else {
     destroy_dead(at.slots[at.offset].bytes);  // `at` survives: nothing relocates under a destructor
   }
-  stack_entry(state_.free_count++) = index;
+  table_.push_free(index);
 }
 
 // Packed: the dead object leaves the dense array (the last one fills its place) before its
@@ -766,7 +683,7 @@ ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
     return false;
   }
   if (refuse_release_while_building()) return false;
-  if (!is_live(handle)) {
+  if (!table_.is_live(handle)) {
     if (destroyed_by_this_teardown(handle)) return false;  // an owner outlived what it owns: nothing to do
     ++state_.counters.failed_releases;
     ENGINE_POOL_ASSERT(handle.is_null(), "release() of a stale, foreign or already released handle");
@@ -778,9 +695,9 @@ ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
 }
 
 // The doomed indices are collected in the free stack's arrays, downwards from the top of
-// the space those arrays have (state_.capacity entries): nothing else writes there during the pass
+// the space those arrays have (capacity() entries): nothing else writes there during the pass
 // (releases, which push, are refused; emplaces only pop), and free slots + doomed live
-// objects <= state_.used <= state_.capacity, so the two never meet (if the predicate's emplaces grew a
+// objects <= used <= capacity, so the two never meet (if the predicate's emplaces grew a
 // stable pool and the list would meet the stack, the list moves up to the new top first).
 // No scratch buffer: erase_if never allocates. Written downwards in address order, the list
 // reads upwards highest index first, which is the order to push them in: the lowest freed
@@ -791,20 +708,21 @@ template <class T>
 template <class Pred>
 std::size_t VectorPool<T>::erase_if(Pred pred) {
   if (refuse_mid_pass("erase_if() inside for_each/erase_if; it would release mid-pass")) return 0;
-  std::uint32_t top = state_.capacity;  // the list is stack entries [top - doomed, top)
+  std::uint32_t top = table_.capacity();  // the list is stack entries [top - doomed, top)
   std::uint32_t doomed = 0;
   std::uint32_t* page_first = nullptr;          // the page of the stack arrays the list is growing down into...
   std::uint32_t room = 0;                       // ...and how many entries of it are still free below the list
   const auto doom = [&](std::uint32_t entry) {  // a slot index, or packed's dense position
-    if (state_.free_count + doomed >= top) {    // only after stable growth inside the pass: state_.capacity > top
-      for (std::uint32_t k = 1; k <= doomed; ++k) stack_entry(state_.capacity - k) = stack_entry(top - k);
-      top = state_.capacity;
+    if (table_.free_count() + doomed >= top) {  // only after stable growth inside the pass: capacity > top
+      const std::uint32_t capacity = table_.capacity();
+      for (std::uint32_t k = 1; k <= doomed; ++k) table_.stack_entry(capacity - k) = table_.stack_entry(top - k);
+      top = capacity;
       room = 0;
     }
     if (room == 0) {
       const std::uint32_t depth = top - 1 - doomed;
-      room = static_cast<std::uint32_t>(offset_of(depth)) + 1;  // entries `depth` and below in its page
-      page_first = stack_run(depth).first - (room - 1);
+      room = static_cast<std::uint32_t>(table_.offset_of(depth)) + 1;  // entries `depth` and below in its page
+      page_first = table_.stack_run(depth).first - (room - 1);
     }
     page_first[--room] = entry;
     ++doomed;
@@ -814,7 +732,7 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
     if (state_.packed) {  // the handle comes from the dense entry; the list keeps the position
       auto collect = [&](std::uint32_t position, T& object) {
         const std::uint32_t index = store_.index_at(position);
-        if (pred(PoolHandle{index, generation(index)}, object)) doom(position);
+        if (pred(PoolHandle{index, table_.generation(index)}, object)) doom(position);
       };
       visit_live<Visit::position_and_object>(*this, collect);
     } else {
@@ -838,7 +756,7 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
 // doomed), highest walk position first, at the top of the stack arrays (see erase_if).
 template <class T>
 void VectorPool<T>::release_doomed(std::uint32_t from, std::uint32_t doomed) noexcept {
-  // Entry from + k moves down to the k-th push's own place, state_.free_count + k (never
+  // Entry from + k moves down to the k-th push's own place, free_count + k (never
   // above where it came from, so the copy never overwrites an entry not yet read).
   if constexpr (std::is_trivially_destructible_v<T>) {
     if (state_.packed) {
@@ -848,19 +766,19 @@ void VectorPool<T>::release_doomed(std::uint32_t from, std::uint32_t doomed) noe
     }
   } else {
     if (state_.packed) {  // destructors may move objects: name the victims by slot index first
-      for (std::uint32_t k = 0; k < doomed; ++k) stack_entry(from + k) = store_.index_at(stack_entry(from + k));
+      for (std::uint32_t k = 0; k < doomed; ++k) {
+        table_.stack_entry(from + k) = store_.index_at(table_.stack_entry(from + k));
+      }
     }
     // Destructors may call back into the pool. Every victim is marked dead first, so a
     // destructor that release()s another victim is refused (stale: a double release), and
     // the releases that do succeed (of objects not on the list) are fewer than the entries
     // between the stack's top and the list, so their pushes never reach an unread entry.
     for (std::uint32_t k = 0; k < doomed; ++k) {
-      const SlotRef at = locate(stack_entry(from + k));
-      at.generations[at.offset] += 1u;
-      detail::clear_bit(at.occupied, at.offset);
+      detail::SlotTable::retire(table_.locate(table_.stack_entry(from + k)));
     }
     for (std::uint32_t k = 0; k < doomed; ++k) {
-      const std::uint32_t index = stack_entry(from + k);
+      const std::uint32_t index = table_.stack_entry(from + k);
       if (state_.packed) {  // the last object (maybe another victim, dead already) fills the hole
         destroy_packed(index);
       } else {
@@ -868,7 +786,7 @@ void VectorPool<T>::release_doomed(std::uint32_t from, std::uint32_t doomed) noe
         destroy_dead(at.slots[at.offset].bytes);
       }
       ++state_.counters.releases;
-      stack_entry(state_.free_count++) = index;  // only now can an emplace take the slot
+      table_.push_free(index);  // only now can an emplace take the slot
     }
   }
 }
@@ -883,19 +801,19 @@ void VectorPool<T>::release_doomed(std::uint32_t from, std::uint32_t doomed) noe
 // as `flat && is_live(handle)` plus object_at(locate()), GCC 12 no longer inlines get().
 template <class T>
 const T* VectorPool<T>::get(PoolHandle handle) const noexcept {
-  const FlatView& flat = state_.flat;
-  if (flat.generations != nullptr && handle.index < state_.used &&
+  const detail::SlotTable::Flat& flat = table_.flat();
+  if (flat.generations != nullptr && handle.index < table_.used() &&
       flat.generations[handle.index] == handle.generation &&
       detail::is_live_generation(handle.generation)) {         // one page: contiguous, packed, stable before it grew
     if (state_.packed) return store_.object_of(handle.index);  // the slot's position, then the object: one load more
-    return std::launder(reinterpret_cast<const T*>(flat.slots[handle.index].bytes));
+    return std::launder(reinterpret_cast<const T*>(state_.flat_slots[handle.index].bytes));
   }
   return get_slow(handle);
 }
 
 template <class T>
 const T* VectorPool<T>::get_slow(PoolHandle handle) const noexcept {
-  if (state_.flat.generations == nullptr && is_live(handle)) {  // several pages: stable, packed_pages
+  if (table_.flat().generations == nullptr && table_.is_live(handle)) {  // several pages: stable, packed_pages
     return state_.packed ? store_.object_of(handle.index) : object_at(locate(handle.index));
   }
   ++state_.stale_gets;
@@ -909,20 +827,20 @@ T* VectorPool<T>::get(PoolHandle handle) noexcept {
 
 template <class T>
 bool VectorPool<T>::contains(PoolHandle handle) const noexcept {
-  return is_live(handle);
+  return table_.is_live(handle);
 }
 
 template <class T>
 PoolHandle VectorPool<T>::handle_at(std::size_t index) const noexcept {
-  if (index >= state_.used) return PoolHandle{};
+  if (index >= table_.used()) return PoolHandle{};
   const auto i = static_cast<std::uint32_t>(index);
-  const std::uint32_t g = generation(i);
+  const std::uint32_t g = table_.generation(i);
   return detail::is_live_generation(g) ? PoolHandle{i, g} : PoolHandle{};
 }
 
 template <class T>
 const T* VectorPool<T>::get_at(std::size_t index) const noexcept {
-  if (index >= state_.used) return nullptr;
+  if (index >= table_.used()) return nullptr;
   const auto i = static_cast<std::uint32_t>(index);
   // Live is asked of the occupancy bit, not the generation (both change together): a walk in
   // slot order then reads one bit per object beside it, not four bytes, and at random the
@@ -949,12 +867,12 @@ void VectorPool<T>::for_each_listed(const std::uint32_t* indices, std::size_t co
 template <class T>
 template <class F>
 void VectorPool<T>::visit_listed(const std::uint32_t* indices, std::size_t first, std::size_t last, F& f) {
-  const std::uint32_t used = state_.used;  // the listed slots were handed out before the pass
-  if (!state_.packed && state_.flat.occupied != nullptr) {
+  const std::uint32_t used = table_.used();  // the listed slots were handed out before the pass
+  if (!state_.packed && table_.flat().occupied != nullptr) {
     // One page, whose arrays stay put for the pass: relocating growth is refused inside it,
     // and stable growth adds pages beside this one.
-    typename Page::Slot* const slots = state_.flat.slots;
-    const std::uint64_t* const occupied = state_.flat.occupied;
+    typename ObjectPage::Slot* const slots = state_.flat_slots;
+    const std::uint64_t* const occupied = table_.flat().occupied;
     for (std::size_t k = first; k < last; ++k) {
       const std::uint32_t i = indices[k];
       if (i < used && detail::test_bit(occupied, i)) {
@@ -971,7 +889,7 @@ void VectorPool<T>::visit_listed(const std::uint32_t* indices, std::size_t first
 // ===== Iteration =========================================================================
 
 // The hot loop: per page, per word, per set bit. Page data pointers are read once per page
-// (stable growth inside f may reallocate pages_, but never a page's buffers), and the word
+// (stable growth inside f may reallocate the page tables, but never a page's buffers), and the word
 // is read once: releases are refused during the pass, so it cannot lose bits under us.
 //
 // Stable pages are separate allocations, so the hardware prefetchers lose the stream at
@@ -980,15 +898,16 @@ void VectorPool<T>::visit_listed(const std::uint32_t* indices, std::size_t first
 // So the pass asks for the next page's occupancy words as it enters a page, and for the
 // start of its objects (into L2) a few words before it leaves one.
 template <class T>
-ENGINE_POOL_HOT void VectorPool<T>::prefetch_page_start(const Page& page, bool objects) noexcept {
+ENGINE_POOL_HOT void VectorPool<T>::prefetch_page_start(std::size_t page, bool objects) const noexcept {
   if (objects) {
-    const char* first = reinterpret_cast<const char*>(page.slots());
+    const char* first = reinterpret_cast<const char*>(objects_[page].slots());
     const std::size_t bytes =
-        std::min<std::size_t>(page_lead_in_bytes, page.slot_count() * sizeof(typename Page::Slot));
+        std::min<std::size_t>(page_lead_in_bytes, objects_[page].slot_count() * sizeof(typename ObjectPage::Slot));
     for (std::size_t at = 0; at < bytes; at += 64) ENGINE_POOL_PREFETCH_READ_L2(first + at);
   } else {
-    const char* words = reinterpret_cast<const char*>(page.occupied());
-    for (std::size_t at = 0; at < page.words() * sizeof(std::uint64_t); at += 64) ENGINE_POOL_PREFETCH_READ(words + at);
+    const detail::SlotTablePage& meta = table_.page(page);
+    const char* words = reinterpret_cast<const char*>(meta.occupied());
+    for (std::size_t at = 0; at < meta.words() * sizeof(std::uint64_t); at += 64) ENGINE_POOL_PREFETCH_READ(words + at);
   }
 }
 
@@ -1017,7 +936,7 @@ void VectorPool<T>::visit_positions(Self& self, std::uint64_t first, std::uint64
       if (run.count == 0 || run.first >= last) break;
       const auto visit = [&](std::uint32_t k, Ref object) {
         if constexpr (How == Visit::handle_and_object) {
-          f(PoolHandle{run.dense[k], self.generation(run.dense[k])}, object);
+          f(PoolHandle{run.dense[k], self.table_.generation(run.dense[k])}, object);
         } else if constexpr (How == Visit::position_and_object) {
           f(run.first + k, object);
         } else {
@@ -1037,21 +956,22 @@ void VectorPool<T>::visit_positions(Self& self, std::uint64_t first, std::uint64
     }
     return;
   }
-  for (std::size_t p = static_cast<std::size_t>(first >> self.state_.shift); p < self.pages_.size(); ++p) {
-    const std::uint64_t base = static_cast<std::uint64_t>(p) << self.state_.shift;
+  const detail::SlotTable& table = self.table_;
+  for (std::size_t p = static_cast<std::size_t>(first >> table.shift()); p < table.page_count(); ++p) {
+    const std::uint64_t base = static_cast<std::uint64_t>(p) << table.shift();
     if (base >= last) break;
-    auto& page = self.pages_[p];
-    auto* const slots = page.slots();
+    const detail::SlotTablePage& page = table.page(p);
+    auto* const slots = self.objects_[p].slots();
     const std::uint32_t* const generations = page.generations();
     const std::uint64_t* const occupied = page.occupied();
     const std::size_t words =
         std::min<std::uint64_t>(page.words(), (last - base + detail::bits_per_word - 1) / detail::bits_per_word);
-    const bool has_next = p + 1 < self.pages_.size() && base + page.slot_count() < last;
-    if (has_next) prefetch_page_start(self.pages_[p + 1], false);
+    const bool has_next = p + 1 < table.page_count() && base + page.slot_count() < last;
+    if (has_next) self.prefetch_page_start(p + 1, false);
     const std::size_t lead_in_word = words > page_lead_in_words ? words - page_lead_in_words : 0;
     for (std::size_t w = first > base ? static_cast<std::size_t>((first - base) / detail::bits_per_word) : 0; w < words;
          ++w) {
-      if (w == lead_in_word && has_next) prefetch_page_start(self.pages_[p + 1], true);
+      if (w == lead_in_word && has_next) self.prefetch_page_start(p + 1, true);
       for (std::uint64_t bits = occupied[w]; bits != 0; bits &= bits - 1) {
         const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
         Ref object = *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(slots[offset].bytes));

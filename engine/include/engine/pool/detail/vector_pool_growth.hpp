@@ -15,7 +15,8 @@ namespace engine {
 // it was.
 template <class T>
 template <class... Args>
-void VectorPool<T>::construct_in_new_page(std::uint32_t index, std::vector<Page>* old_table, Args&&... args) {
+void VectorPool<T>::construct_in_new_page(std::uint32_t index, std::vector<detail::SlotTablePage>* old_table,
+                                          std::vector<ObjectPage>* old_objects, Args&&... args) {
   const bool packed = state_.packed;
   void* const where = packed ? store_.claim_reserved(index) : locate(index).slots[locate(index).offset].bytes;
   if (!packed) detail::unpoison_bytes(where, sizeof(T));
@@ -24,22 +25,23 @@ void VectorPool<T>::construct_in_new_page(std::uint32_t index, std::vector<Page>
       where,
       [&] {
         building_ -= packed ? 1u : 0u;
-        if (packed) store_.unclaim(store_.position_of(index));           // objects its nested emplaces built stay
-        if (state_.used != index + 1 || state_.pending_count > index) {  // the constructor used the page: keep it
+        if (packed) store_.unclaim(store_.position_of(index));               // objects its nested emplaces built stay
+        if (table_.used() != index + 1 || table_.pending_count() > index) {  // the constructor used the page: keep it
           unclaim(index, packed ? nullptr : where, false);
           return;
         }
         if (!packed) detail::mark_slot_released(where, sizeof(T));
-        state_.used = index;
-        pages_.pop_back();
+        table_.unclaim(index, false);  // the last slot: used goes back down
+        table_.pop_page();
+        objects_.pop_back();
         if (packed) store_.pop_page();
-        if (old_table != nullptr) {  // back into the old table: same capacity, same bytes_held
-          for (std::size_t p = 0; p < pages_.size(); ++p) (*old_table)[p] = std::move(pages_[p]);
-          pages_.swap(*old_table);
+        if (old_table != nullptr) {  // back into the old tables: same capacity, same bytes_held
+          table_.swap_page_table(*old_table);
+          for (std::size_t p = 0; p < objects_.size(); ++p) (*old_objects)[p] = std::move(objects_[p]);
+          objects_.swap(*old_objects);
         }
-        state_.capacity = stable_capacity();
+        table_.set_capacity(stable_capacity());
         refresh_flat_view();
-        forget_queue_tail();  // it may point into the page that went
       },
       std::forward<Args>(args)...);
   building_ -= packed ? 1u : 0u;
@@ -51,27 +53,33 @@ template <class T>
 template <class... Args>
 PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   const auto started = Clock::now();
-  const std::uint32_t index = state_.capacity;  // state_.used == state_.capacity and the free stack is empty
-  if (state_.capacity >= state_.policy.max_capacity) {
+  const std::uint32_t index = table_.capacity();  // used == capacity and the free stack is empty
+  if (table_.capacity() >= state_.policy.max_capacity) {
     ++state_.counters.failed_emplaces;
     return PoolHandle{};
   }
-  const std::size_t old_capacity = state_.capacity;
+  const std::size_t old_capacity = table_.capacity();
 
   if (is_paged_storage(state_.policy.storage)) {
     // Below the cap every page is whole (a short page only ends a pool at its cap), so the
     // next index is exactly where the new page starts.
-    ENGINE_POOL_ASSERT(std::size_t{index} == pages_.size() << state_.shift,
+    const std::size_t pages = table_.page_count();
+    ENGINE_POOL_ASSERT(std::size_t{index} == pages << table_.shift(),
                        "paged pool: capacity does not end on a page boundary");
-    const std::size_t length = stable_page_length(pages_.size(), state_.policy.page_slots);
+    const std::size_t length = stable_page_length(pages, state_.policy.page_slots);
     const std::size_t bytes_before_store = store_.bytes();
-    std::optional<Page> page;
-    std::vector<Page> table;  // a bigger page table, when pages_ is full
-    try {                     // allocate everything first: if anything fails, pages_ has not even changed its capacity
+    std::optional<detail::SlotTablePage> meta;
+    std::optional<ObjectPage> objects;
+    std::vector<detail::SlotTablePage> table;  // bigger page tables, when the current ones are full
+    std::vector<ObjectPage> object_table;
+    try {  // allocate everything first: if anything fails, no page table has even changed its capacity
       if (store_.boxed()) store_.reserve_boxes(1);  // heap: the new object's own memory
-      page.emplace(length, !state_.packed);
-      if (pages_.size() == pages_.capacity()) {  // geometric, so the page table costs O(1) amortised
-        table.reserve(std::max<std::size_t>(8, pages_.size() * 2));
+      meta.emplace(length);
+      objects.emplace(state_.packed ? 0 : length);
+      if (pages == table_.page_table_capacity() || pages == objects_.capacity()) {  // geometric: O(1) amortised
+        const std::size_t room = std::max<std::size_t>(8, pages * 2);
+        table.reserve(room);
+        object_table.reserve(room);
       }
       if (state_.packed) store_.add_page(length);  // last: when it throws, it added nothing
     } catch (const std::bad_alloc&) {
@@ -79,19 +87,22 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
       return PoolHandle{};
     }
     const bool new_table = table.capacity() != 0;
-    if (new_table) {  // page moves keep their buffers: no object moves
-      for (Page& kept : pages_) table.push_back(std::move(kept));
-      pages_.swap(table);  // `table` keeps the old array (hollow pages) for a rollback
+    if (new_table) {                  // page moves keep their buffers: no object moves
+      table_.swap_page_table(table);  // `table` keeps the old array (hollow pages) for a rollback
+      for (ObjectPage& kept : objects_) object_table.push_back(std::move(kept));
+      objects_.swap(object_table);
     }
-    const std::size_t bytes = page->bytes() + (state_.packed ? store_.bytes() - bytes_before_store : 0);
-    pages_.push_back(std::move(*page));
-    state_.capacity = stable_capacity();
-    refresh_flat_view();  // two pages now: every index goes through the page table
-    ++state_.used;        // claimed, as in emplace()
-    generation(index) = state_.fresh_generation;
-    construct_in_new_page(index, new_table ? &table : nullptr, std::forward<Args>(args)...);
+    const std::size_t bytes =
+        meta->bytes() + objects->bytes() + (state_.packed ? store_.bytes() - bytes_before_store : 0);
+    table_.push_page(std::move(*meta));
+    objects_.push_back(std::move(*objects));
+    table_.set_capacity(stable_capacity());
+    refresh_flat_view();         // two pages now: every index goes through the page table
+    table_.claim_next_unused();  // claimed, as in emplace()
+    construct_in_new_page(index, new_table ? &table : nullptr, new_table ? &object_table : nullptr,
+                          std::forward<Args>(args)...);
     const PoolHandle handle = commit_emplace(index, locate(index));
-    announce(GrowthEvent{old_capacity, state_.capacity, bytes, 0, false,
+    announce(GrowthEvent{old_capacity, table_.capacity(), bytes, 0, false,
                          std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
     return handle;
   }
@@ -121,8 +132,8 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   // Built in the new buffer before anything moves. Its constructor may call back: relocating
   // growth is refused meanwhile (callbacks_), anything else it changes is in the old layout
   // and moves across with the rest below. Packed: the old array is full (every slot live), so
-  // the new object goes at position state_.capacity, behind the ones that move in below.
-  Page& target = layout.pages.front();
+  // the new object goes at position capacity(), behind the ones that move in below.
+  ObjectPage& target = layout.objects.front();
   void* const where = layout.packed ? layout.store.raw(store_.size()) : target.raw(index);
   detail::unpoison_bytes(where, sizeof(T));
   // Packed: `where` is the position after the old objects; a release would shrink them by one.
@@ -148,21 +159,21 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
     }
   }
   if (layout.packed) layout.store.adopt_back(index);
-  copy_meta_into(layout, state_.used, state_.free_count, state_.pending_count, state_.queue_ready);
+  table_.copy_into(layout.table, 0, layout.shift, layout.mask);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
-  ++state_.used;
-  generation(index) = state_.fresh_generation;
+  table_.claim_next_unused();
   const PoolHandle handle = commit_emplace(index, locate(index));
-  announce(GrowthEvent{old_capacity, state_.capacity, bytes, moved, moved != 0,
+  announce(GrowthEvent{old_capacity, table_.capacity(), bytes, moved, moved != 0,
                        std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
   return handle;
 }
 
 template <class T>
 std::size_t VectorPool<T>::next_contiguous_capacity() const noexcept {
-  const std::size_t grown = state_.policy.growth_step == 0 ? std::max<std::size_t>(std::size_t{state_.capacity} * 2, 16)
-                                                           : std::size_t{state_.capacity} + state_.policy.growth_step;
+  const std::size_t capacity = table_.capacity();
+  const std::size_t grown =
+      state_.policy.growth_step == 0 ? std::max<std::size_t>(capacity * 2, 16) : capacity + state_.policy.growth_step;
   return std::min(grown, state_.policy.max_capacity);
 }
 
@@ -179,48 +190,55 @@ std::size_t VectorPool<T>::stable_page_length(std::size_t page_number, std::size
 }
 
 // Stable capacity: every slot the pages hold, up to the cap. Below the cap it is a whole
-// number of pages, which is what lets the next growth start a page at index state_.capacity.
+// number of pages, which is what lets the next growth start a page at index capacity().
 template <class T>
 std::uint32_t VectorPool<T>::stable_capacity() const noexcept {
-  if (pages_.empty()) return 0;
-  const std::size_t slots = ((pages_.size() - 1) << state_.shift) + pages_.back().slot_count();
-  return static_cast<std::uint32_t>(std::min(slots, state_.policy.max_capacity));
+  return table_.slots_up_to(state_.policy.max_capacity);
 }
 
 template <class T>
 bool VectorPool<T>::grow_stable_by_pages(std::size_t count) {
-  std::vector<Page> added;
+  const std::size_t pages = table_.page_count();
+  std::vector<detail::SlotTablePage> added;
+  std::vector<ObjectPage> added_objects;
   std::size_t store_pages = 0;  // packed_pages: store pages added so far (taken back on failure)
-  try {                         // pages first, so a failure leaves pages_ exactly as it was
+  try {                         // pages first, so a failure leaves the page tables exactly as they were
     added.reserve(count);
+    added_objects.reserve(count);
     for (std::size_t p = 0; p < count; ++p) {
-      added.emplace_back(stable_page_length(pages_.size() + p, state_.policy.page_slots), !state_.packed);
+      const std::size_t length = stable_page_length(pages + p, state_.policy.page_slots);
+      added.emplace_back(length);
+      added_objects.emplace_back(state_.packed ? 0 : length);
     }
     for (; state_.packed && store_pages < count; ++store_pages) store_.add_page(added[store_pages].slot_count());
-    if (pages_.capacity() < pages_.size() + count) {  // last: the page table's size shows in bytes_held
-      pages_.reserve(std::max(pages_.size() + count, pages_.size() * 2));
+    if (table_.page_table_capacity() < pages + count) {  // last: the page tables' size shows in bytes_held
+      table_.reserve_pages(std::max(pages + count, pages * 2));
     }
+    objects_.reserve(table_.page_table_capacity());
   } catch (const std::bad_alloc&) {
     for (; store_pages > 0; --store_pages) store_.pop_page();
     return false;
   }
-  for (Page& page : added) pages_.push_back(std::move(page));
-  state_.capacity = stable_capacity();
+  for (std::size_t p = 0; p < count; ++p) {
+    table_.push_page(std::move(added[p]));
+    objects_.push_back(std::move(added_objects[p]));
+  }
+  table_.set_capacity(stable_capacity());
   refresh_flat_view();
   return true;
 }
 
 template <class T>
 bool VectorPool<T>::reserve(std::size_t slots) {
-  if (slots <= state_.capacity) return true;
+  if (slots <= table_.capacity()) return true;
   if (slots > state_.policy.max_capacity) return false;
   const auto started = Clock::now();
-  const std::size_t old_capacity = state_.capacity;
+  const std::size_t old_capacity = table_.capacity();
   if (is_paged_storage(state_.policy.storage)) {
     const std::size_t pages_needed = (slots + state_.policy.page_slots - 1) / state_.policy.page_slots;
     const std::size_t bytes_before = stats().bytes_held;
-    if (!grow_stable_by_pages(pages_needed - pages_.size())) return false;
-    announce(GrowthEvent{old_capacity, state_.capacity, stats().bytes_held - bytes_before, 0, false,
+    if (!grow_stable_by_pages(pages_needed - table_.page_count())) return false;
+    announce(GrowthEvent{old_capacity, table_.capacity(), stats().bytes_held - bytes_before, 0, false,
                          std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
     return true;
   }
@@ -234,10 +252,10 @@ bool VectorPool<T>::reserve(std::size_t slots) {
     return false;
   }
   const std::size_t moved = relocate_into(layout);
-  copy_meta_into(layout, state_.used, state_.free_count, state_.pending_count, state_.queue_ready);
+  table_.copy_into(layout.table, 0, layout.shift, layout.mask);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
-  announce(GrowthEvent{old_capacity, state_.capacity, bytes, moved, moved != 0,
+  announce(GrowthEvent{old_capacity, table_.capacity(), bytes, moved, moved != 0,
                        std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
   return true;
 }

@@ -13,7 +13,7 @@ template <class T>
 template <bool Const>
 class VectorPool<T>::basic_iterator {
   using Pool = std::conditional_t<Const, const VectorPool, VectorPool>;
-  using SlotPtr = std::conditional_t<Const, const typename Page::Slot*, typename Page::Slot*>;
+  using SlotPtr = std::conditional_t<Const, const typename ObjectPage::Slot*, typename ObjectPage::Slot*>;
 
  public:
   using iterator_category = std::forward_iterator_tag;
@@ -47,16 +47,16 @@ class VectorPool<T>::basic_iterator {
   }
   PoolHandle handle() const noexcept {  // the handle of the object this iterator is on
     const std::size_t offset = slot_in_page();
-    if (packed_) return PoolHandle{index_, pool_->generation(index_)};
-    const auto index = static_cast<std::uint32_t>((page_ << pool_->state_.shift) + offset);
-    return PoolHandle{index, pool_->pages_[page_].generations()[offset]};
+    if (packed_) return PoolHandle{index_, pool_->table_.generation(index_)};
+    const auto index = static_cast<std::uint32_t>((page_ << pool_->table_.shift()) + offset);
+    return PoolHandle{index, pool_->table_.page(page_).generations()[offset]};
   }
   basic_iterator& operator++() noexcept {
     if (epoch_ != pool_->state_.storage_epoch) {  // the pages this iterator reads were freed or moved
       ENGINE_POOL_ASSERT(
           false, "pool storage moved during a range-for (growth, shrink_to_fit or set_policy); iterators are invalid");
       bits_ = 0;  // release builds: end the loop rather than read freed memory
-      page_ = pool_->pages_.size();
+      page_ = pool_->table_.page_count();
       word_ = 0;
       return *this;
     }
@@ -93,18 +93,18 @@ class VectorPool<T>::basic_iterator {
       seek_position(0);
       return;
     }
-    if (pool.pages_.empty()) return;
+    if (pool.table_.page_count() == 0) return;
     load_page(0);
     bits_ = occupied_[0];
     settle();
   }
   std::size_t slot_in_page() const noexcept { return word_ * detail::bits_per_word + detail::lowest_bit(bits_); }
   void load_page(std::size_t page) noexcept {
-    auto& p = pool_->pages_[page];
+    const detail::SlotTablePage& meta = pool_->table_.page(page);
     page_ = page;
-    slots_ = p.slots();
-    occupied_ = p.occupied();
-    words_ = p.words();
+    slots_ = pool_->objects_[page].slots();
+    occupied_ = meta.occupied();
+    words_ = meta.words();
     word_ = 0;
   }
   // Packed: position p is its store page, and its offset there encoded as word offset / 64
@@ -113,7 +113,7 @@ class VectorPool<T>::basic_iterator {
   void seek_position(std::uint32_t position) noexcept {
     if (position >= pool_->store_.size()) {
       bits_ = 0;
-      page_ = pool_->pages_.size();
+      page_ = pool_->table_.page_count();
       word_ = 0;
       return;
     }
@@ -128,8 +128,8 @@ class VectorPool<T>::basic_iterator {
   void settle() noexcept {  // moves forward to the next set bit, or to end (bits_ == 0)
     while (bits_ == 0) {
       if (++word_ >= words_) {
-        if (page_ + 1 >= pool_->pages_.size()) {
-          page_ = pool_->pages_.size();
+        if (page_ + 1 >= pool_->table_.page_count()) {
+          page_ = pool_->table_.page_count();
           word_ = 0;
           return;
         }
@@ -160,7 +160,7 @@ template <class T>
 typename VectorPool<T>::iterator VectorPool<T>::end() noexcept {
   iterator it;
   it.pool_ = this;
-  it.page_ = pages_.size();
+  it.page_ = table_.page_count();
   it.epoch_ = state_.storage_epoch;
   return it;
 }
@@ -172,7 +172,7 @@ template <class T>
 typename VectorPool<T>::const_iterator VectorPool<T>::end() const noexcept {
   const_iterator it;
   it.pool_ = this;
-  it.page_ = pages_.size();
+  it.page_ = table_.page_count();
   it.epoch_ = state_.storage_epoch;
   return it;
 }
@@ -190,11 +190,11 @@ void VectorPool<T>::for_each_occupancy_word(F&& f) const {
     }
     return;
   }
-  for (std::size_t p = 0; p < pages_.size(); ++p) {
-    const Page& page = pages_[p];
-    const std::size_t base = static_cast<std::size_t>(static_cast<std::uint64_t>(p) << state_.shift);
-    const std::size_t slots =
-        std::min<std::size_t>(page.slot_count(), state_.capacity > base ? state_.capacity - base : 0);
+  const std::size_t capacity = table_.capacity();
+  for (std::size_t p = 0; p < table_.page_count(); ++p) {
+    const detail::SlotTablePage& page = table_.page(p);
+    const std::size_t base = static_cast<std::size_t>(static_cast<std::uint64_t>(p) << table_.shift());
+    const std::size_t slots = std::min<std::size_t>(page.slot_count(), capacity > base ? capacity - base : 0);
     for (std::size_t first = 0; first < slots; first += detail::bits_per_word) {
       const auto valid = static_cast<unsigned>(std::min<std::size_t>(detail::bits_per_word, slots - first));
       f(base + first, page.occupied()[first / detail::bits_per_word], valid);
@@ -206,9 +206,9 @@ template <class T>
 void VectorPool<T>::active_indices(std::vector<std::uint32_t>& out) const {
   out.clear();
   out.reserve(size());
-  for (std::size_t p = 0; p < pages_.size(); ++p) {
-    const Page& page = pages_[p];
-    const auto base = static_cast<std::uint32_t>(p << state_.shift);
+  for (std::size_t p = 0; p < table_.page_count(); ++p) {
+    const detail::SlotTablePage& page = table_.page(p);
+    const auto base = static_cast<std::uint32_t>(p << table_.shift());
     for (std::size_t w = 0; w < page.words(); ++w) {
       for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
         out.push_back(base + static_cast<std::uint32_t>(w * detail::bits_per_word + detail::lowest_bit(bits)));

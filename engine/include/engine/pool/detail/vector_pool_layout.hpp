@@ -2,9 +2,9 @@
 // Part of engine::VectorPool<T>'s implementation: layouts and migration.
 // A Layout is a storage arrangement built beside the current one (contiguous, stable pages,
 // or packed: pages of metadata plus a dense store); relocate_into / relocate_packed move the
-// live objects into it, copy_meta_into carries generations, free stack and queue across, and
-// adopt() makes it current. set_policy() and shrink_to_fit() are built from those pieces.
-// Compiles on its own: it includes the class it defines members of.
+// live objects into it (setting their occupancy bits there), SlotTable::copy_into carries
+// generations, free stack and queue across, and adopt() makes it current. set_policy() and shrink_to_fit() are built
+// from those pieces. Compiles on its own: it includes the class it defines members of.
 #include <engine/pool/detail/vector_pool_class.hpp>
 
 namespace engine {
@@ -19,7 +19,7 @@ GrowthPolicy VectorPool<T>::normalized(GrowthPolicy policy) noexcept {
       policy.storage = StorageMode::stable;  // still never moves an object on growth
     }
   }
-  policy.page_slots = page_slots_for(policy.page_slots, sizeof(typename Page::Slot));
+  policy.page_slots = page_slots_for(policy.page_slots, sizeof(typename ObjectPage::Slot));
   return policy;
 }
 
@@ -31,9 +31,11 @@ typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std:
     layout.capacity = static_cast<std::uint32_t>(slots);
     layout.packed = mode == StorageMode::packed;
     if (slots != 0) {
-      layout.pages.reserve(1);
-      layout.pages.emplace_back(slots, !layout.packed);
-      layout.bytes = layout.pages.back().bytes();
+      layout.table.reserve(1);
+      layout.objects.reserve(1);
+      layout.table.emplace_back(slots);
+      layout.objects.emplace_back(layout.packed ? 0 : slots);
+      layout.bytes = layout.table.back().bytes() + layout.objects.back().bytes();
       if (layout.packed) {
         layout.store = Store(slots);
         layout.bytes += layout.store.bytes();
@@ -51,13 +53,16 @@ typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std:
     if (mode == StorageMode::heap && !store_.boxed()) layout.store.reserve_boxes(size());
   }
   const std::size_t page_count = (slots + page_slots - 1) / page_slots;
-  layout.pages.reserve(page_count);
+  layout.table.reserve(page_count);
+  layout.objects.reserve(page_count);
   std::size_t total = 0;
   for (std::size_t p = 0; p < page_count; ++p) {
-    layout.pages.emplace_back(stable_page_length(p, page_slots), !layout.packed);
-    total += layout.pages.back().slot_count();
-    layout.bytes += layout.pages.back().bytes();
-    if (layout.packed) layout.store.add_page(layout.pages.back().slot_count());
+    const std::size_t length = stable_page_length(p, page_slots);
+    layout.table.emplace_back(length);
+    layout.objects.emplace_back(layout.packed ? 0 : length);
+    total += length;
+    layout.bytes += layout.table.back().bytes() + layout.objects.back().bytes();
+    if (layout.packed) layout.store.add_page(length);
   }
   layout.bytes += layout.store.bytes();
   layout.capacity = static_cast<std::uint32_t>(std::min(total, state_.policy.max_capacity));
@@ -65,22 +70,25 @@ typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std:
 }
 
 // The last page rebuilt at the length the (raised) cap now allows; same page size, so it
-// replaces pages_.back() and no other page moves.
+// replaces the last page and no other page moves.
 template <class T>
 typename VectorPool<T>::Layout VectorPool<T>::make_longer_last_page() const {
   Layout layout;
-  layout.first_page = pages_.size() - 1;
-  layout.shift = state_.shift;
-  layout.mask = state_.mask;
-  layout.pages.reserve(1);
-  layout.pages.emplace_back(stable_page_length(layout.first_page, state_.policy.page_slots));
-  layout.bytes = layout.pages.back().bytes();
-  layout.capacity = static_cast<std::uint32_t>(
-      std::min((layout.first_page << state_.shift) + layout.pages.back().slot_count(), state_.policy.max_capacity));
+  layout.first_page = table_.page_count() - 1;
+  layout.shift = table_.shift();
+  layout.mask = table_.mask();
+  const std::size_t length = stable_page_length(layout.first_page, state_.policy.page_slots);
+  layout.table.reserve(1);
+  layout.objects.reserve(1);
+  layout.table.emplace_back(length);
+  layout.objects.emplace_back(length);
+  layout.bytes = layout.table.back().bytes() + layout.objects.back().bytes();
+  layout.capacity =
+      static_cast<std::uint32_t>(std::min((layout.first_page << table_.shift()) + length, state_.policy.max_capacity));
   return layout;
 }
 
-// Moves every live object in pages_[target.first_page...] to the same index in `target`,
+// Moves every live object in pages [target.first_page...] to the same index in `target`,
 // in address order. Nothrow moves
 // go one pass (move, destroy). Otherwise copies when T can copy (strong guarantee: on an
 // exception the copies are destroyed and the originals are untouched), else moves (the
@@ -93,19 +101,19 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(std::is_nothro
     return 0;
   } else {
     if (state_.packed || target.packed) return relocate_packed(target);
-    auto destination = [&target](std::uint32_t index) -> Page& {
-      return target
-          .pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page];
+    const auto destination = [&target](std::uint32_t index) {
+      return static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page;
     };
     std::size_t moved = 0;
-    for (std::size_t p = target.first_page; p < pages_.size(); ++p) {
-      Page& page = pages_[p];
-      const auto base = static_cast<std::uint32_t>(p << state_.shift);
-      for (std::size_t w = 0; w < page.words(); ++w) {
-        for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+    for (std::size_t p = target.first_page; p < table_.page_count(); ++p) {
+      const detail::SlotTablePage& meta = table_.page(p);
+      ObjectPage& page = objects_[p];
+      const auto base = static_cast<std::uint32_t>(p << table_.shift());
+      for (std::size_t w = 0; w < meta.words(); ++w) {
+        for (std::uint64_t bits = meta.occupied()[w]; bits != 0; bits &= bits - 1) {
           const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
           const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
-          Page& to = destination(index);
+          ObjectPage& to = target.objects[destination(index)];
           const std::size_t to_offset = index & target.mask;
           void* where = to.raw(to_offset);
           detail::unpoison_bytes(where, sizeof(T));
@@ -119,10 +127,11 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(std::is_nothro
               detail::poison_bytes(where, sizeof(T));
               // Undo: destroy the `moved` copies already made (they are the first live ones).
               std::size_t undone = 0;
-              for (Page& dst : target.pages) {
+              for (std::size_t d = 0; d < target.table.size(); ++d) {
+                detail::SlotTablePage& dst = target.table[d];
                 for (std::size_t dw = 0; dw < dst.words() && undone < moved; ++dw) {
                   for (std::uint64_t b = dst.occupied()[dw]; b != 0 && undone < moved; b &= b - 1) {
-                    dst.object(dw * detail::bits_per_word + detail::lowest_bit(b))->~T();
+                    target.objects[d].object(dw * detail::bits_per_word + detail::lowest_bit(b))->~T();
                     ++undone;
                   }
                   dst.occupied()[dw] = 0;
@@ -131,7 +140,7 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(std::is_nothro
               throw;
             }
           }
-          to.set_occupied(to_offset);
+          target.table[destination(index)].set_occupied(to_offset);
           ++moved;
         }
       }
@@ -154,38 +163,38 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
     return 0;
   } else {
     const std::size_t moved = state_.packed ? store_.size() : size();
-    const auto page_in = [&target](std::uint32_t index) -> Page& {
-      return target
-          .pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page];
+    const auto page_in = [&target](std::uint32_t index) {
+      return static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page;
     };
     if (state_.packed && target.packed) {
       store_.move_into(target.store);
       for (std::uint32_t p = 0; p < target.store.size(); ++p) {
         const std::uint32_t index = target.store.index_at(p);
-        page_in(index).set_occupied(index & target.mask);
+        target.table[page_in(index)].set_occupied(index & target.mask);
       }
     } else if (state_.packed) {
       for (std::uint32_t p = 0; p < store_.size(); ++p) {
         const std::uint32_t index = store_.index_at(p);
-        Page& to = page_in(index);
+        ObjectPage& to = target.objects[page_in(index)];
         const std::size_t offset = index & target.mask;
         detail::unpoison_bytes(to.raw(offset), sizeof(T));
         ::new (to.raw(offset)) T(std::move(*store_.object(p)));
         store_.object(p)->~T();
-        to.set_occupied(offset);
+        target.table[page_in(index)].set_occupied(offset);
       }
       store_.drop_all();
     } else {
-      for (std::size_t p = 0; p < pages_.size(); ++p) {
-        Page& page = pages_[p];
-        const auto base = static_cast<std::uint32_t>(p << state_.shift);
-        for (std::size_t w = 0; w < page.words(); ++w) {
-          for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
+      for (std::size_t p = 0; p < table_.page_count(); ++p) {
+        const detail::SlotTablePage& meta = table_.page(p);
+        ObjectPage& page = objects_[p];
+        const auto base = static_cast<std::uint32_t>(p << table_.shift());
+        for (std::size_t w = 0; w < meta.words(); ++w) {
+          for (std::uint64_t bits = meta.occupied()[w]; bits != 0; bits &= bits - 1) {
             const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
             const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
             ::new (target.store.claim_reserved(index)) T(std::move(*page.object(offset)));
             page.object(offset)->~T();
-            page_in(index).set_occupied(index & target.mask);
+            target.table[page_in(index)].set_occupied(index & target.mask);
           }
         }
       }
@@ -198,101 +207,63 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
 template <class T>
 void VectorPool<T>::destroy_originals(std::size_t first_page) noexcept {
   if constexpr (std::is_trivially_destructible_v<T>) return;
-  for (std::size_t p = first_page; p < pages_.size(); ++p) {
-    Page& page = pages_[p];
-    for (std::size_t w = 0; w < page.words(); ++w) {
-      for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
-        page.object(w * detail::bits_per_word + detail::lowest_bit(bits))->~T();
+  for (std::size_t p = first_page; p < table_.page_count(); ++p) {
+    const detail::SlotTablePage& meta = table_.page(p);
+    for (std::size_t w = 0; w < meta.words(); ++w) {
+      for (std::uint64_t bits = meta.occupied()[w]; bits != 0; bits &= bits - 1) {
+        objects_[p].object(w * detail::bits_per_word + detail::lowest_bit(bits))->~T();
       }
     }
   }
 }
 
-// Generations of slots [0, slots) (the ones handed out), the bottom `stack_entries` of the
-// free stack, the first `queue_entries` of the release_later() queue and the queue
-// positions of slots [0, queue_positions) carry over; stack and queue entries name global
-// indices, so they stay right in any layout. All are copied in runs bounded by the two
-// layouts' page edges, from where `target` starts.
-template <class T>
-void VectorPool<T>::copy_meta_into(Layout& target, std::uint32_t slots, std::uint32_t stack_entries,
-                                   std::uint32_t queue_entries, std::uint32_t queue_positions) const noexcept {
-  const auto start = static_cast<std::uint32_t>(target.first_page << target.shift);
-  const auto copy_runs = [&](std::uint32_t count, auto array_of) {
-    std::uint32_t index = start;
-    while (index < count) {
-      const Page& from = pages_[page_of(index)];
-      const std::size_t from_offset = offset_of(index);
-      Page& to =
-          target.pages[static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page];
-      const std::size_t to_offset = index & target.mask;
-      const std::size_t run =
-          std::min({from.slot_count() - from_offset, to.slot_count() - to_offset, std::size_t{count - index}});
-      const auto* source = array_of(from) + from_offset;
-      std::copy(source, source + run, array_of(to) + to_offset);
-      index += static_cast<std::uint32_t>(run);
-    }
-  };
-  copy_runs(slots, [](auto& page) { return page.generations(); });
-  copy_runs(stack_entries, [](auto& page) { return page.free_stack(); });
-  copy_runs(queue_entries, [](auto& page) { return page.pending(); });
-  copy_runs(queue_positions, [](auto& page) { return page.queue_positions(); });
-}
-
 template <class T>
 void VectorPool<T>::adopt(Layout&& layout) noexcept {
+  table_.adopt_pages(std::move(layout.table), layout.first_page, layout.shift, layout.mask, layout.capacity);
   if (layout.first_page == 0) {
-    pages_ = std::move(layout.pages);
+    objects_ = std::move(layout.objects);
     store_ = std::move(layout.store);
     state_.packed = layout.packed;
-  } else {  // as many pages come in as go out, so pages_ never reallocates here
-    pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(layout.first_page), pages_.end());
-    for (Page& page : layout.pages) pages_.push_back(std::move(page));
+  } else {  // as many pages come in as go out, so objects_ never reallocates here
+    objects_.erase(objects_.begin() + static_cast<std::ptrdiff_t>(layout.first_page), objects_.end());
+    for (ObjectPage& page : layout.objects) objects_.push_back(std::move(page));
   }
-  state_.shift = layout.shift;
-  state_.mask = layout.mask;
-  state_.capacity = layout.capacity;
   ++state_.storage_epoch;
   refresh_flat_view();
-  forget_queue_tail();  // the queue's pages were replaced
 }
 
 // A pool with one page (every contiguous pool, and a stable pool until its first growth)
-// answers index lookups from pointers cached here: index == offset in that page. Stable
-// page 0 never moves, so the cache only changes when the page count does.
+// answers index lookups from pointers cached here and in the slot table: index == offset in
+// that page. Stable page 0 never moves, so the cache only changes when the page count does.
 template <class T>
 void VectorPool<T>::refresh_flat_view() noexcept {
-  state_.flat = FlatView{};
-  if (pages_.size() == 1) {
-    Page& page = pages_.front();
-    state_.flat = FlatView{page.slots(),   page.generations(),     page.free_stack(),
-                           page.pending(), page.queue_positions(), page.occupied()};
-  }
+  state_.flat_slots = objects_.size() == 1 ? objects_.front().slots() : nullptr;
 }
 
 template <class T>
 void VectorPool<T>::shrink_to_fit() {
   if (refuse_mid_pass("shrink_to_fit() inside for_each/erase_if or T's constructor/destructor")) return;
   if (is_paged_storage(state_.policy.storage)) {
-    std::size_t keep = pages_.size();
-    while (keep > 0 && pages_[keep - 1].is_empty()) --keep;
-    if (keep == pages_.size()) return;
+    std::size_t keep = table_.page_count();
+    while (keep > 0 && table_.page(keep - 1).is_empty()) --keep;
+    if (keep == table_.page_count()) return;
     index_release_queue();  // now at most size() entries, all in slots that stay
-    const auto first_dropped = static_cast<std::uint32_t>(keep << state_.shift);
-    retire_generations(first_dropped, state_.used);
-    pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(keep), pages_.end());
+    const auto first_dropped = static_cast<std::uint32_t>(keep << table_.shift());
+    table_.retire_generations(first_dropped, table_.used());
+    table_.drop_pages_from(keep);
+    objects_.erase(objects_.begin() + static_cast<std::ptrdiff_t>(keep), objects_.end());
     // packed_pages: live objects <= the slots kept, so the dense positions all sit in the
     // store pages kept beside them.
     while (state_.packed && store_.page_count() > keep) store_.pop_page();
     ++state_.storage_epoch;  // a range-for may hold a dropped page: its next step must notice
-    state_.capacity = stable_capacity();
+    table_.set_capacity(stable_capacity());
     refresh_flat_view();  // maybe one page again
-    state_.used = std::min(state_.used, state_.capacity);
-    state_.queue_ready = std::min(state_.queue_ready, state_.capacity);
-    rebuild_free_stack();
+    table_.trim_to(table_.capacity());
+    table_.rebuild_free_stack();
   } else {
     std::uint32_t high = 0;  // one past the last live slot
-    if (!pages_.empty()) {
-      const Page& page = pages_.front();
+    if (table_.page_count() != 0) {
+      const detail::SlotTablePage& page = table_.page(0);
       for (std::size_t w = page.words(); w-- > 0;) {
         if (const std::uint64_t bits = page.occupied()[w]; bits != 0) {
           high = static_cast<std::uint32_t>(w * detail::bits_per_word + detail::highest_bit(bits) + 1);
@@ -300,18 +271,18 @@ void VectorPool<T>::shrink_to_fit() {
         }
       }
     }
-    if (high == state_.capacity) return;
+    if (high == table_.capacity()) return;
     if (refuse_immovable("shrink_to_fit() would move objects of a T that can be neither moved nor copied")) return;
     Layout layout = make_layout(growth_mode(), 0, high);  // smaller: bad_alloc propagates, pool unchanged
     index_release_queue();                                // now at most size() <= high entries, all in slots that stay
     relocate_into(layout);
-    state_.queue_ready = std::min(state_.queue_ready, high);
-    copy_meta_into(layout, high, 0, state_.pending_count, state_.queue_ready);  // the stack is rebuilt below: it may
-                                                                                // hold dropped slots
-    retire_generations(high, state_.used);
+    // The stack is rebuilt below (it may hold dropped slots), so none of it is copied.
+    table_.copy_into(layout.table, 0, layout.shift, layout.mask, high, 0, table_.pending_count(),
+                     std::min(table_.queue_positions_ready(), high));
+    table_.retire_generations(high, table_.used());
     adopt(std::move(layout));
-    state_.used = std::min(state_.used, high);
-    rebuild_free_stack();
+    table_.trim_to(high);
+    table_.rebuild_free_stack();
   }
   ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after shrink_to_fit");
 }
@@ -321,21 +292,22 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
   if (refuse_mid_pass("set_policy() inside for_each/erase_if or T's constructor/destructor")) return false;
   if (!packable && is_packed_storage(requested.storage)) return false;  // see StorageMode::packed
   const GrowthPolicy next = normalized(requested);
-  if (next.max_capacity < state_.capacity) return false;
+  if (next.max_capacity < table_.capacity()) return false;
   const bool same_layout = next.storage == state_.policy.storage &&
                            (!is_paged_storage(next.storage) || next.page_slots == state_.policy.page_slots);
   const auto started = Clock::now();
-  const std::size_t old_capacity = state_.capacity;
+  const std::size_t old_capacity = table_.capacity();
   const GrowthPolicy previous = state_.policy;
   state_.policy = next;  // make_layout and stable_page_length read max_capacity from state_.policy
   if (same_layout) {
     // Stable: a last page cut short by the old cap must be rebuilt at the length the new
     // cap allows, or the next page would start past a hole (page p starts at p * page_slots).
-    // Otherwise the cap only moves state_.capacity over slots the pages already hold.
-    const bool short_last_page = is_paged_storage(next.storage) && !pages_.empty() &&
-                                 pages_.back().slot_count() < stable_page_length(pages_.size() - 1, next.page_slots);
+    // Otherwise the cap only moves capacity() over slots the pages already hold.
+    const std::size_t pages = table_.page_count();
+    const bool short_last_page = is_paged_storage(next.storage) && pages != 0 &&
+                                 table_.page(pages - 1).slot_count() < stable_page_length(pages - 1, next.page_slots);
     if (!short_last_page) {
-      if (is_paged_storage(next.storage)) state_.capacity = stable_capacity();
+      if (is_paged_storage(next.storage)) table_.set_capacity(stable_capacity());
       ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after set_policy");
       return true;
     }
@@ -350,7 +322,7 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
     // its slots: the objects in that page could belong anywhere).
     layout = same_layout && next.storage == StorageMode::stable
                  ? make_longer_last_page()
-                 : make_layout(next.storage, next.page_slots, state_.capacity);
+                 : make_layout(next.storage, next.page_slots, table_.capacity());
   } catch (const std::bad_alloc&) {
     state_.policy = previous;
     return false;
@@ -362,11 +334,11 @@ bool VectorPool<T>::set_policy(const GrowthPolicy& requested) {
     state_.policy = previous;
     throw;
   }
-  copy_meta_into(layout, state_.used, state_.free_count, state_.pending_count, state_.queue_ready);
+  table_.copy_into(layout.table, layout.first_page, layout.shift, layout.mask);
   const std::size_t bytes = layout.bytes;
   adopt(std::move(layout));
   ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after set_policy");
-  announce(GrowthEvent{old_capacity, state_.capacity, bytes, moved, moved != 0,
+  announce(GrowthEvent{old_capacity, table_.capacity(), bytes, moved, moved != 0,
                        std::chrono::duration<double, std::micro>(Clock::now() - started).count()});
   return true;
 }

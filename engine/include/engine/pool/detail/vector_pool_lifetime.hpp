@@ -11,8 +11,7 @@ namespace engine {
 template <class T>
 VectorPool<T>::VectorPool(GrowthPolicy policy) {
   state_.policy = normalized(policy);
-  state_.seed = detail::next_generation_seed();
-  state_.fresh_generation = state_.seed;
+  table_ = detail::SlotTable(detail::next_generation_seed());
   adopt(make_layout(state_.policy.storage, state_.policy.page_slots, state_.policy.initial_capacity));
 }
 
@@ -24,11 +23,12 @@ VectorPool<T>::~VectorPool() {
 // The seed moves with the objects (their handles stay valid); `other` draws a new one.
 template <class T>
 VectorPool<T>::VectorPool(VectorPool&& other) noexcept
-    : pages_(std::move(other.pages_)),
+    : table_(std::move(other.table_)),
+      objects_(std::move(other.objects_)),
       store_(std::move(other.store_)),
       state_(other.state_),
       listener_(std::move(other.listener_)) {
-  forget_queue_tail();
+  table_.forget_queue_tail();
   other.reset_to_empty();
 }
 
@@ -36,11 +36,12 @@ template <class T>
 VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
   if (this == &other) return *this;
   destroy_live_objects();
-  pages_ = std::move(other.pages_);
+  table_ = std::move(other.table_);
+  objects_ = std::move(other.objects_);
   store_ = std::move(other.store_);
   state_ = other.state_;
   ++state_.storage_epoch;  // iterators into this pool's old storage must notice
-  forget_queue_tail();
+  table_.forget_queue_tail();
   listener_ = std::move(other.listener_);
   other.reset_to_empty();
   return *this;
@@ -50,20 +51,17 @@ VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
 // confused with the ones that moved away. It keeps its policy and a later storage epoch.
 template <class T>
 void VectorPool<T>::reset_to_empty() noexcept {
-  pages_.clear();
+  objects_.clear();
   store_ = Store{};
   State fresh;
   fresh.policy = state_.policy;
   fresh.packed = is_packed_storage(fresh.policy.storage);
+  table_ = detail::SlotTable(detail::next_generation_seed());
   if (is_paged_storage(fresh.policy.storage)) {
-    fresh.shift = detail::log2_exact(fresh.policy.page_slots);
-    fresh.mask = static_cast<std::uint32_t>(fresh.policy.page_slots - 1);
+    const unsigned shift = detail::log2_exact(fresh.policy.page_slots);
+    table_.adopt_pages({}, 0, shift, static_cast<std::uint32_t>(fresh.policy.page_slots - 1), 0);
+    if (fresh.packed) store_ = Store(typename Store::Paged{shift, fresh.policy.storage == StorageMode::heap});
   }
-  if (fresh.packed && fresh.policy.storage != StorageMode::packed) {
-    store_ = Store(typename Store::Paged{fresh.shift, fresh.policy.storage == StorageMode::heap});
-  }
-  fresh.seed = detail::next_generation_seed();
-  fresh.fresh_generation = fresh.seed;
   fresh.storage_epoch = state_.storage_epoch + 1;
   state_ = fresh;
   listener_ = nullptr;
@@ -83,8 +81,10 @@ void VectorPool<T>::destroy_live_objects() noexcept {
   struct TeardownScope {  // unset on every path out (a noexcept function: no exception ends it)
     explicit TeardownScope(VectorPool& pool) noexcept : pool_(pool) {
       pool_.tearing_down_ = true;
-      for (std::uint32_t depth = 0; depth < pool_.state_.free_count; ++depth)
-        pool_.generation(pool_.stack_entry(depth)) += teardown_free_step;
+      detail::SlotTable& table = pool_.table_;
+      for (std::uint32_t depth = 0; depth < table.free_count(); ++depth) {
+        table.generation(table.stack_entry(depth)) += teardown_free_step;
+      }
     }
     ~TeardownScope() { pool_.tearing_down_ = false; }
     TeardownScope(const TeardownScope&) = delete;
@@ -94,9 +94,7 @@ void VectorPool<T>::destroy_live_objects() noexcept {
   if (state_.packed) {  // from the back: each object leaves the array before its destructor runs
     if constexpr (std::is_trivially_destructible_v<T>) {
       for (std::uint32_t p = 0; p < store_.size(); ++p) {
-        const SlotRef at = locate(store_.index_at(p));
-        at.generations[at.offset] += 1u;
-        detail::clear_bit(at.occupied, at.offset);
+        detail::SlotTable::retire(table_.locate(store_.index_at(p)));
         ++state_.counters.releases;
       }
       store_.drop_all();
@@ -105,7 +103,7 @@ void VectorPool<T>::destroy_live_objects() noexcept {
       TeardownScope teardown(*this);
       while (store_.size() != 0) {  // re-read: destructors may release or emplace
         const std::uint32_t index = store_.index_at(store_.size() - 1);
-        const SlotRef at = locate(index);
+        const detail::SlotTable::SlotMeta at = table_.locate(index);
         at.generations[at.offset] += teardown_kill_step;  // dead first
         detail::clear_bit(at.occupied, at.offset);
         ++state_.counters.releases;
@@ -115,11 +113,12 @@ void VectorPool<T>::destroy_live_objects() noexcept {
     return;
   }
   if constexpr (std::is_trivially_destructible_v<T>) {  // no destructor: nothing can call back
-    for (Page& page : pages_) {
+    for (std::size_t p = 0; p < table_.page_count(); ++p) {
+      detail::SlotTablePage& page = table_.page(p);
       for (std::size_t w = 0; w < page.words(); ++w) {
         for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
           const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-          detail::mark_slot_released(page.raw(offset), sizeof(T));
+          detail::mark_slot_released(objects_[p].raw(offset), sizeof(T));
           page.generations()[offset] += 1u;
           ++state_.counters.releases;
         }
@@ -132,17 +131,17 @@ void VectorPool<T>::destroy_live_objects() noexcept {
     std::uint64_t emplaces_before = 0;
     do {
       emplaces_before = state_.counters.emplaces;
-      for (std::size_t p = 0; p < pages_.size(); ++p) {  // indexed: a destructor may grow the page table
-        for (std::size_t w = 0; w < pages_[p].words(); ++w) {
+      for (std::size_t p = 0; p < table_.page_count(); ++p) {  // indexed: a destructor may grow the page table
+        for (std::size_t w = 0; w < table_.page(p).words(); ++w) {
           for (;;) {
-            Page& page = pages_[p];
+            detail::SlotTablePage& page = table_.page(p);
             const std::uint64_t bits = page.occupied()[w];
             if (bits == 0) break;
             const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
             page.generations()[offset] += teardown_kill_step;  // dead first
             page.occupied()[w] = bits & (bits - 1);
             ++state_.counters.releases;
-            destroy_dead(page.raw(offset));  // page buffers never move while destructors run
+            destroy_dead(objects_[p].raw(offset));  // page buffers never move while destructors run
           }
         }
       }
@@ -156,12 +155,7 @@ void VectorPool<T>::clear() noexcept {
   destroy_live_objects();
   // Handing slots out again from 0 by bump index keeps the pool dense and in address order;
   // they restart above every generation used so far, so no old handle matches again.
-  retire_generations(0, state_.used);
-  state_.used = 0;
-  state_.free_count = 0;
-  state_.pending_count = 0;
-  state_.queue_indexed = false;
-  forget_queue_tail();
+  table_.restart();
   ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after clear");
 }
 

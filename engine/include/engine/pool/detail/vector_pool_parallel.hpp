@@ -34,7 +34,7 @@ std::uint64_t VectorPool<T>::chunk_bound(std::size_t k, std::size_t chunks) cons
   if (k >= chunks) return all_positions;
   if (state_.packed) return static_cast<std::uint64_t>(store_.size()) * k / chunks;
   const std::uint64_t words =
-      (static_cast<std::uint64_t>(state_.used) + detail::bits_per_word - 1) / detail::bits_per_word;
+      (static_cast<std::uint64_t>(table_.used()) + detail::bits_per_word - 1) / detail::bits_per_word;
   return words * k / chunks * detail::bits_per_word;
 }
 
@@ -46,7 +46,7 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
   if (chunk_victims_.size() < chunks) chunk_victims_.resize(chunks);  // allocates only when the count rises
   // A chunk holds at most capacity / chunks positions, plus one word of rounding: reserved before
   // the pass, so no task allocates (and a pool that has not grown allocates nothing at all).
-  const std::size_t room = state_.capacity / chunks + detail::bits_per_word;
+  const std::size_t room = table_.capacity() / chunks + detail::bits_per_word;
   for (std::size_t k = 0; k < chunks; ++k) {
     chunk_victims_[k].entries.clear();
     if (chunk_victims_[k].entries.capacity() < room) chunk_victims_[k].entries.reserve(room);
@@ -73,9 +73,9 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
   }
   // Phase two, as erase_if lists its victims: at the top of the stack arrays, highest walk
   // position first (free slots + victims <= used <= capacity, so the list fits above the stack).
-  std::uint32_t at = state_.capacity;
+  std::uint32_t at = table_.capacity();
   for (std::size_t k = 0; k < chunks; ++k) {
-    for (const std::uint32_t position : chunk_victims_[k].entries) stack_entry(--at) = position;
+    for (const std::uint32_t position : chunk_victims_[k].entries) table_.stack_entry(--at) = position;
   }
   release_doomed(at, doomed);
   ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after erase_if_chunked");
@@ -100,7 +100,7 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
 template <class T>
 template <class Runner>
 void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept {
-  const std::uint32_t stack_top = state_.free_count;
+  const std::uint32_t stack_top = table_.free_count();
   const auto first_of = [&](std::size_t k) {  // chunk k's first victim's place among all of them
     std::uint32_t j = 0;
     for (std::size_t c = 0; c < k; ++c) j += static_cast<std::uint32_t>(chunk_victims_[c].entries.size());
@@ -109,7 +109,7 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
   // Each victim waits on cold lines (its dense entry, then its generation and occupancy word;
   // a hole, then its mover's position entry), so both passes ask for them a few victims ahead,
   // as release_listed_positions() does.
-  const bool prefetch = state_.capacity >= prefetch_threshold;
+  const bool prefetch = table_.capacity() >= prefetch_threshold;
   constexpr std::uint32_t ahead = prefetch_distance;
   // Step 1, its loop chosen once per call for the layout (packed: the victims are dense positions).
   const auto release_slots = [&](auto packed_layout) {
@@ -134,9 +134,8 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
         } else {
           detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
         }
-        at.generations[at.offset] += 1u;
-        detail::clear_bit_shared(at.occupied, at.offset);
-        stack_entry(stack_top + (doomed - 1 - j++)) = index;
+        detail::SlotTable::retire_shared(at.meta());
+        table_.stack_entry(stack_top + (doomed - 1 - j++)) = index;
       }
     });
   };
@@ -145,7 +144,7 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
   } else {
     release_slots(std::false_type{});
   }
-  state_.free_count += doomed;
+  table_.add_free(doomed);
   state_.counters.releases += doomed;
   if (!state_.packed) return;  // the objects stay where they are
   const std::uint32_t size = store_.size();

@@ -1,10 +1,11 @@
 #pragma once
-// engine::detail::SlotPage<T>: one run of raw object slots beside the slot table's metadata for
-// them (detail/slot_table_page.hpp: generations, occupancy, free-stack and release-queue shares).
+// engine::detail::ObjectPage<T>: one run of raw object slots, the half of a pool page that
+// holds the objects. The other half, everything kept per slot that knows no T (generation,
+// occupancy, the free stack's and release queue's shares), is the slot table's page
+// (detail/slot_table.hpp): page p of a VectorPool is objects page p beside table page p.
 // Contiguous mode has one page that is replaced when it grows; stable mode has many pages that
-// never move. Packed mode keeps its objects in a PackedStore (detail/packed_store.hpp) and uses
-// pages without object bytes as its index space: the same metadata, so handles and queues keep
-// one code path.
+// never move. The packed layouts keep their objects in a PackedStore (detail/packed_store.hpp)
+// and their object pages stay empty.
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/slot_table_page.hpp>
 
@@ -28,30 +29,28 @@ struct alignas(slot_alignment<T>) RawSlot {
 };
 
 template <class T>
-class SlotPage : public SlotTablePage {
+class ObjectPage {
  public:
   using Slot = RawSlot<T>;
 
-  // All slots start free and poisoned; the metadata is allocated, not written (SlotTablePage).
-  // holds_objects false: metadata only (packed mode's index space); raw()/object() unusable.
-  explicit SlotPage(std::size_t slot_count, bool holds_objects = true)
-      : SlotTablePage(slot_count), slots_(holds_objects ? slot_count : 0) {
+  ObjectPage() noexcept = default;  // no object bytes: a packed layout's page
+  // slot_count slots, all free and poisoned; allocated, not written (UninitializedAllocator).
+  explicit ObjectPage(std::size_t slot_count) : slots_(slot_count) {
     poison_bytes(slots_.data(), slots_.size() * sizeof(Slot));
   }
-  ~SlotPage() {  // the pool destroyed every object before; hand clean memory back
+  ~ObjectPage() {  // the pool destroyed every object before; hand clean memory back
     unpoison_bytes(slots_.data(), slots_.size() * sizeof(Slot));
   }
-  SlotPage(SlotPage&&) noexcept = default;  // vectors keep their buffers: objects do not move
-  SlotPage& operator=(SlotPage&& other) noexcept {
+  ObjectPage(ObjectPage&&) noexcept = default;  // vectors keep their buffers: objects do not move
+  ObjectPage& operator=(ObjectPage&& other) noexcept {
     if (this != &other) {
       unpoison_bytes(slots_.data(), slots_.size() * sizeof(Slot));
-      SlotTablePage::operator=(std::move(other));
       slots_ = std::move(other.slots_);
     }
     return *this;
   }
-  SlotPage(const SlotPage&) = delete;
-  SlotPage& operator=(const SlotPage&) = delete;
+  ObjectPage(const ObjectPage&) = delete;
+  ObjectPage& operator=(const ObjectPage&) = delete;
 
   void* raw(std::size_t offset) noexcept { return slots_[offset].bytes; }
   T* object(std::size_t offset) noexcept { return std::launder(reinterpret_cast<T*>(slots_[offset].bytes)); }
@@ -60,8 +59,8 @@ class SlotPage : public SlotTablePage {
   }
   Slot* slots() noexcept { return slots_.data(); }
   const Slot* slots() const noexcept { return slots_.data(); }
-  bool holds_objects() const noexcept { return slots_.size() == slot_count(); }
-  std::size_t bytes() const noexcept { return slots_.capacity() * sizeof(Slot) + SlotTablePage::bytes(); }
+  std::size_t slot_count() const noexcept { return slots_.size(); }  // 0 in the packed layouts
+  std::size_t bytes() const noexcept { return slots_.capacity() * sizeof(Slot); }
 
  private:
   std::vector<Slot, UninitializedAllocator<Slot>> slots_;
