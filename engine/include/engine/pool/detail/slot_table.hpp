@@ -338,9 +338,7 @@ class SlotTable {
     return const_cast<SlotTable*>(this)->pending_entry(position);
   }
   PagedRun<QueuedHandle> queue_run(std::uint32_t position) noexcept { return run<Array::pending>(position); }
-  std::uint32_t& queue_position(std::uint32_t index) noexcept {
-    return entry<Array::queue_positions>(index);
-  }
+  std::uint32_t& queue_position(std::uint32_t index) noexcept { return entry<Array::queue_positions>(index); }
   const std::uint32_t& queue_position(std::uint32_t index) const noexcept {
     return const_cast<SlotTable*>(this)->queue_position(index);
   }
@@ -379,12 +377,12 @@ class SlotTable {
 
   std::vector<SlotTablePage> pages_;
   Flat flat_;
-  unsigned shift_ = one_page_shift;  // index >> shift = page
+  unsigned shift_ = one_page_shift;   // index >> shift = page
   std::uint32_t mask_ = 0xFFFFFFFFu;  // index & mask = offset in page
   std::uint32_t capacity_ = 0;
-  std::uint32_t used_ = 0;        // slots [0, used) handed out since restart(); the rest are untouched
-  std::uint32_t free_count_ = 0;  // depth of the free stack (released slots below used)
-  std::uint32_t seed_ = 0;        // this table's generation base (drawn per pool instance)
+  std::uint32_t used_ = 0;              // slots [0, used) handed out since restart(); the rest are untouched
+  std::uint32_t free_count_ = 0;        // depth of the free stack (released slots below used)
+  std::uint32_t seed_ = 0;              // this table's generation base (drawn per pool instance)
   std::uint32_t fresh_generation_ = 0;  // generation a slot gets when first handed out (raised by restart, shrink)
   std::uint32_t pending_count_ = 0;     // length of the release_later() queue (<= capacity)
   std::uint32_t queue_ready_ = 0;       // slots [0, queue_ready) have had their queue position written

@@ -350,8 +350,9 @@ class VectorPool {
     const detail::SlotTable::Flat& flat = table_.flat();
     if (flat.generations != nullptr) return SlotRef{state_.flat_slots, flat.generations, flat.occupied, index};
     const std::size_t page = table_.page_of(index);
-    const detail::SlotTable::SlotMeta meta = table_.locate(index);
-    return SlotRef{const_cast<ObjectPage&>(objects_[page]).slots(), meta.generations, meta.occupied, meta.offset};
+    auto& meta = const_cast<detail::SlotTablePage&>(table_.page(page));
+    return SlotRef{const_cast<ObjectPage&>(objects_[page]).slots(), meta.generations(), meta.occupied(),
+                   table_.offset_of(index)};
   }
   // Always inlined: out of line, GCC sees a void function with no side effects and deletes the call.
   ENGINE_POOL_HOT void prefetch_slot(std::uint32_t index) noexcept {  // object and generation, for writing
@@ -368,11 +369,10 @@ class VectorPool {
   // memory access, and a miss-buffer slot, on nothing.
   static constexpr bool release_touches_object =
       !std::is_trivially_destructible_v<T> || ENGINE_POOL_DEBUG != 0 || detail::asan_poisoning;
-  ENGINE_POOL_HOT void prefetch_release(std::uint32_t index) noexcept {
+  template <bool Packed>
+  ENGINE_POOL_HOT void prefetch_release_in(std::uint32_t index) noexcept {
     const SlotRef at = locate(index);
-    if constexpr (release_touches_object) {
-      if (!state_.packed) ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
-    }
+    if constexpr (release_touches_object && !Packed) ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
     ENGINE_POOL_PREFETCH_WRITE(at.generations + at.offset);
     ENGINE_POOL_PREFETCH_WRITE(at.occupied + at.offset / detail::bits_per_word);
   }
@@ -418,7 +418,15 @@ class VectorPool {
   PoolHandle commit_emplace(std::uint32_t index, const SlotRef& at) noexcept;
   template <class... Args>
   ENGINE_POOL_COLD PoolHandle emplace_with_growth(Args&&... args);  // null handle: refused
-  void release_slot(std::uint32_t index) noexcept;
+  template <bool Packed>
+  void release_slot_in(std::uint32_t index) noexcept;  // the layout family chosen by the caller, once per call
+  void release_slot(std::uint32_t index) noexcept {
+    if (state_.packed) {
+      release_slot_in<true>(index);
+    } else {
+      release_slot_in<false>(index);
+    }
+  }
   void destroy_dead(void* where) noexcept;
   bool refuse_immovable(const char* what) noexcept;
   void release_listed(std::uint32_t from, std::uint32_t count) noexcept;
@@ -603,11 +611,12 @@ PoolPtr<T> VectorPool<T>::acquire(Args&&... args) {
 // and the slot goes on the free stack only afterwards, so an emplace from the destructor
 // cannot be handed the slot that is still being torn down.
 template <class T>
-ENGINE_POOL_HOT void VectorPool<T>::release_slot(std::uint32_t index) noexcept {
+template <bool Packed>
+ENGINE_POOL_HOT void VectorPool<T>::release_slot_in(std::uint32_t index) noexcept {
   const SlotRef at = locate(index);
   detail::SlotTable::retire(at.meta());  // every handle to it is stale now
   ++state_.counters.releases;
-  if (state_.packed) {
+  if constexpr (Packed) {
     destroy_packed(index);
   } else {
     destroy_dead(at.slots[at.offset].bytes);  // `at` survives: nothing relocates under a destructor
@@ -777,16 +786,23 @@ void VectorPool<T>::release_doomed(std::uint32_t from, std::uint32_t doomed) noe
     for (std::uint32_t k = 0; k < doomed; ++k) {
       detail::SlotTable::retire(table_.locate(table_.stack_entry(from + k)));
     }
-    for (std::uint32_t k = 0; k < doomed; ++k) {
-      const std::uint32_t index = table_.stack_entry(from + k);
-      if (state_.packed) {  // the last object (maybe another victim, dead already) fills the hole
-        destroy_packed(index);
-      } else {
-        const SlotRef at = locate(index);
-        destroy_dead(at.slots[at.offset].bytes);
+    const auto destroy_all = [&](auto packed_layout) {  // the layout read once, not per victim
+      for (std::uint32_t k = 0; k < doomed; ++k) {
+        const std::uint32_t index = table_.stack_entry(from + k);
+        if constexpr (decltype(packed_layout)::value) {  // the last object (maybe another victim, dead) fills the hole
+          destroy_packed(index);
+        } else {
+          const SlotRef at = locate(index);
+          destroy_dead(at.slots[at.offset].bytes);
+        }
+        ++state_.counters.releases;
+        table_.push_free(index);  // only now can an emplace take the slot
       }
-      ++state_.counters.releases;
-      table_.push_free(index);  // only now can an emplace take the slot
+    };
+    if (state_.packed) {
+      destroy_all(std::true_type{});
+    } else {
+      destroy_all(std::false_type{});
     }
   }
 }

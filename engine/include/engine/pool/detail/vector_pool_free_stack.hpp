@@ -30,7 +30,7 @@ void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noex
     const detail::PagedRun<std::uint32_t> source = table_.stack_run(from + k);
     const std::uint32_t length = std::min(source.length, count - k);
     for (std::uint32_t i = 0; i < length; ++i) {
-      if (prefetch && i + prefetch_distance < length) prefetch_release(source.first[i + prefetch_distance]);
+      if (prefetch && i + prefetch_distance < length) prefetch_release_in<false>(source.first[i + prefetch_distance]);
       const std::uint32_t index = source.first[i];
       const SlotRef at =
           flat.generations != nullptr ? SlotRef{flat.slots, flat.generations, flat.occupied, index} : locate(index);
@@ -63,7 +63,7 @@ void VectorPool<T>::release_listed_positions(std::uint32_t from, std::uint32_t c
       if (k + 2 * prefetch_distance < count)
         store_.prefetch_hole_at(table_.stack_entry(from + k + 2 * prefetch_distance));
       if (k + prefetch_distance < count)
-        prefetch_release(store_.index_at(table_.stack_entry(from + k + prefetch_distance)));
+        prefetch_release_in<true>(store_.index_at(table_.stack_entry(from + k + prefetch_distance)));
       store_.prefetch_tail(prefetch_distance);
     }
     const std::uint32_t position = table_.stack_entry(from + k);

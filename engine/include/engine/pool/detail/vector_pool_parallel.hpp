@@ -121,9 +121,9 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
         if (prefetch) {
           if constexpr (packed) {
             if (i + 2 * ahead < victims.size()) store_.prefetch_dense(victims[i + 2 * ahead]);
-            if (i + ahead < victims.size()) prefetch_release(store_.index_at(victims[i + ahead]));
+            if (i + ahead < victims.size()) prefetch_release_in<true>(store_.index_at(victims[i + ahead]));
           } else {
-            if (i + ahead < victims.size()) prefetch_release(victims[i + ahead]);
+            if (i + ahead < victims.size()) prefetch_release_in<false>(victims[i + ahead]);
           }
         }
         const std::uint32_t position = victims[i];

@@ -32,24 +32,34 @@ std::size_t VectorPool<T>::flush_releases() noexcept {
   {  // closed before the self-check below: it runs only outside every callback scope
     CallbackScope scope(*this);
     const bool prefetch = table_.capacity() >= prefetch_threshold;
-    for (std::uint32_t position = 0; position < table_.pending_count();) {  // a page of the queue at a time
-      const detail::PagedRun<detail::QueuedHandle> run = table_.queue_run(position);
-      const std::uint32_t length = std::min(run.length, table_.pending_count() - position);
-      for (std::uint32_t i = 0; i < length; ++i) {
-        if (prefetch && i + prefetch_distance < length) {
-          const std::uint32_t ahead = run.first[i + prefetch_distance].index;
-          if (ahead < table_.used()) prefetch_release(ahead);
+    // The layout is read once: T's destructors may not change it (set_policy and relocating
+    // growth are refused inside them).
+    const auto flush = [&](auto packed_layout) {
+      constexpr bool packed = decltype(packed_layout)::value;
+      for (std::uint32_t position = 0; position < table_.pending_count();) {  // a page of the queue at a time
+        const detail::PagedRun<detail::QueuedHandle> run = table_.queue_run(position);
+        const std::uint32_t length = std::min(run.length, table_.pending_count() - position);
+        for (std::uint32_t i = 0; i < length; ++i) {
+          if (prefetch && i + prefetch_distance < length) {
+            const std::uint32_t ahead = run.first[i + prefetch_distance].index;
+            if (ahead < table_.used()) prefetch_release_in<packed>(ahead);
+          }
+          const detail::QueuedHandle queued = run.first[i];
+          // Not live: released directly since it was queued.
+          if (table_.is_live(PoolHandle{queued.index, queued.generation})) {
+            release_slot_in<packed>(queued.index);
+            ++released;
+          } else {
+            ++state_.counters.failed_releases;
+          }
         }
-        const detail::QueuedHandle queued = run.first[i];
-        if (table_.is_live(PoolHandle{queued.index, queued.generation})) {  // else released directly since it was
-                                                                            // queued
-          release_slot(queued.index);
-          ++released;
-        } else {
-          ++state_.counters.failed_releases;
-        }
+        position += length;
       }
-      position += length;
+    };
+    if (state_.packed) {
+      flush(std::true_type{});
+    } else {
+      flush(std::false_type{});
     }
   }
   table_.end_queue();
