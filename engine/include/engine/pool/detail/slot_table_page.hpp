@@ -1,9 +1,10 @@
 #pragma once
-// engine::detail::SlotTablePage: the part of a pool page that knows no T (issue 27, the slot
-// table). For each slot of the page: its generation, its occupancy bit, and the page's share of
-// the pool's LIFO free stack and of the release_later() queue with each slot's place in it.
-// Every layout keeps its handles, free slots and two-phase releases in these; the objects live
-// beside them (SlotPage<T> adds raw slots, PackedStore<T> keeps them dense). Keeping the
+// engine::detail::SlotTablePage: one page of the slot table (detail/slot_table.hpp), the part
+// of a pool that knows no T. For each slot of the page: its generation, its occupancy bit, and
+// the page's share of the pool's LIFO free stack and of the release_later() queue with each
+// slot's place in it. Every layout keeps its handles, free slots and two-phase releases in
+// these; the objects live beside them (an ObjectPage<T> of raw slots per table page, or a
+// PackedStore<T> that keeps them dense). Keeping the
 // metadata per page (not in pool-wide arrays) is what makes paged growth O(page), not
 // O(capacity), and lets the release paths run without allocating: their room arrives with the
 // slots. Compiled once, not once per T.
