@@ -502,5 +502,37 @@ TEST(SlotTable, ShrinkingDropsPagesAndGrowingAgainStartsAboveTheirGenerations) {
   EXPECT_EQ(SlotTable().slots_up_to(100), 0u) << "no pages, no slots";
 }
 
+TEST(SlotTable, AMovedTableKeepsEveryHandleAndLeavesAnEmptyOneBehind) {
+  SlotTable source = one_page_table(8);
+  const std::vector<PoolHandle> handles = emplace_n(source, 3);
+  release(source, 1);
+  EXPECT_EQ(source.enqueue(handles[2]), 0u);
+  SlotTable moved(std::move(source));
+  EXPECT_TRUE(moved.is_live(handles[0]));
+  EXPECT_FALSE(moved.is_live(handles[1]));
+  EXPECT_EQ(moved.used(), 3u);
+  EXPECT_EQ(stack_of(moved), Indices{1});
+  EXPECT_EQ(queue_of(moved), Indices{2});
+  EXPECT_NE(moved.flat().generations, nullptr);
+  EXPECT_TRUE(moved.validate(2, false));
+  // The source is a default table: no pages, no one-page view into the moved buffers.
+  EXPECT_EQ(source.page_count(), 0u);
+  EXPECT_EQ(source.flat().generations, nullptr);
+  EXPECT_EQ(source.used(), 0u);
+  EXPECT_EQ(source.capacity(), 0u);
+  EXPECT_FALSE(source.can_claim());
+  EXPECT_FALSE(source.is_live(handles[0]));
+  // Assigned over a table with pages of its own: that table's pages go, the moved ones stay live.
+  SlotTable target = paged_table(2);
+  emplace_n(target, 70);
+  target = std::move(moved);
+  EXPECT_EQ(target.page_count(), 1u);
+  EXPECT_TRUE(target.is_live(handles[2]));
+  EXPECT_EQ(target.enqueue(handles[0]), 0u);  // the queue's tail came along and still appends in place
+  EXPECT_EQ(queue_of(target), (Indices{2, 0}));
+  EXPECT_TRUE(target.validate(2, false));
+  EXPECT_EQ(moved.page_count(), 0u);
+}
+
 }  // namespace
 }  // namespace engine::detail

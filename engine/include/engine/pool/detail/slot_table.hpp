@@ -102,6 +102,34 @@ class SlotTable {
 
   SlotTable() = default;
   explicit SlotTable(std::uint32_t seed) noexcept : seed_(seed), fresh_generation_(seed) {}
+  // The pages move with their buffers, so every pointer into them (the one-page view, the
+  // queue's tail) stays right in the new table; the old one is left empty, as a default one.
+  SlotTable(SlotTable&& other) noexcept { swap(other); }
+  SlotTable& operator=(SlotTable&& other) noexcept {
+    SlotTable taken(std::move(other));
+    swap(taken);
+    return *this;
+  }
+  SlotTable(const SlotTable&) = delete;
+  SlotTable& operator=(const SlotTable&) = delete;
+  ~SlotTable() = default;
+  void swap(SlotTable& other) noexcept {
+    using std::swap;
+    swap(pages_, other.pages_);
+    swap(flat_, other.flat_);
+    swap(shift_, other.shift_);
+    swap(mask_, other.mask_);
+    swap(capacity_, other.capacity_);
+    swap(used_, other.used_);
+    swap(free_count_, other.free_count_);
+    swap(seed_, other.seed_);
+    swap(fresh_generation_, other.fresh_generation_);
+    swap(pending_count_, other.pending_count_);
+    swap(queue_ready_, other.queue_ready_);
+    swap(queue_indexed_, other.queue_indexed_);
+    swap(queue_tail_, other.queue_tail_);
+    swap(queue_room_, other.queue_room_);
+  }
 
   // --- Geometry: pages of 1 << shift slots (one_page_shift: a single page) -----------------
   const std::vector<SlotTablePage>& pages() const noexcept { return pages_; }
