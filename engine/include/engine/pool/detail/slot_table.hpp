@@ -36,6 +36,22 @@ struct PagedRun {
   std::uint32_t length;
 };
 
+// The pages of `current` move into `spare` (over its hollow pages where it has them, else
+// appended within the room it reserved, so nothing allocates), and the two arrays swap: a
+// growth's bigger page table, or its rollback to the old one. Page buffers never move. The
+// pool moves its object pages beside the table's with it.
+template <class Page>
+void swap_page_arrays(std::vector<Page>& current, std::vector<Page>& spare) noexcept {
+  for (std::size_t p = 0; p < current.size(); ++p) {
+    if (p < spare.size()) {
+      spare[p] = std::move(current[p]);
+    } else {
+      spare.push_back(std::move(current[p]));
+    }
+  }
+  current.swap(spare);
+}
+
 class SlotTable {
   enum class Array { free_stack, pending, queue_positions };  // the per-slot arrays split across the pages
   template <Array A>
@@ -174,14 +190,7 @@ class SlotTable {
   // `spare` is empty with room for more pages (a growth; the old array comes back in it, its
   // pages hollow), or that old array again (a rollback; the same length as this one).
   void swap_page_table(std::vector<SlotTablePage>& spare) noexcept {
-    for (std::size_t p = 0; p < pages_.size(); ++p) {
-      if (p < spare.size()) {
-        spare[p] = std::move(pages_[p]);
-      } else {
-        spare.push_back(std::move(pages_[p]));  // within the room reserved: cannot throw
-      }
-    }
-    pages_.swap(spare);
+    swap_page_arrays(pages_, spare);
     refresh_flat();
   }
   // A layout change: `pages` replace this table's pages from `first_page` on (as many go as
@@ -253,14 +262,12 @@ class SlotTable {
   // generation starts at fresh_generation(). Needs can_claim().
   ENGINE_POOL_HOT Claim claim() noexcept {
     if (free_count_ != 0) return Claim{stack_entry(--free_count_), true};
+    return Claim{claim_next_unused(), false};
+  }
+  // The slot past the last one handed out (also for the growth that just made room for it).
+  ENGINE_POOL_HOT std::uint32_t claim_next_unused() noexcept {
     const std::uint32_t index = used_++;
     generation(index) = fresh_generation_;  // free (even) while the object is built
-    return Claim{index, false};
-  }
-  // The slot past the last one: for the growth that just made room for it.
-  std::uint32_t claim_next_unused() noexcept {
-    const std::uint32_t index = used_++;
-    generation(index) = fresh_generation_;
     return index;
   }
   // The object could not be built: the slot is free again. Unless something claimed slots

@@ -37,8 +37,7 @@ void VectorPool<T>::construct_in_new_page(std::uint32_t index, std::vector<detai
         if (packed) store_.pop_page();
         if (old_table != nullptr) {  // back into the old tables: same capacity, same bytes_held
           table_.swap_page_table(*old_table);
-          for (std::size_t p = 0; p < objects_.size(); ++p) (*old_objects)[p] = std::move(objects_[p]);
-          objects_.swap(*old_objects);
+          detail::swap_page_arrays(objects_, *old_objects);
         }
         table_.set_capacity(stable_capacity());
         refresh_flat_view();
@@ -89,8 +88,7 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
     const bool new_table = table.capacity() != 0;
     if (new_table) {                  // page moves keep their buffers: no object moves
       table_.swap_page_table(table);  // `table` keeps the old array (hollow pages) for a rollback
-      for (ObjectPage& kept : objects_) object_table.push_back(std::move(kept));
-      objects_.swap(object_table);
+      detail::swap_page_arrays(objects_, object_table);
     }
     const std::size_t bytes =
         meta->bytes() + objects->bytes() + (state_.packed ? store_.bytes() - bytes_before_store : 0);

@@ -28,7 +28,6 @@ VectorPool<T>::VectorPool(VectorPool&& other) noexcept
       store_(std::move(other.store_)),
       state_(other.state_),
       listener_(std::move(other.listener_)) {
-  table_.forget_queue_tail();
   other.reset_to_empty();
 }
 
@@ -41,7 +40,6 @@ VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
   store_ = std::move(other.store_);
   state_ = other.state_;
   ++state_.storage_epoch;  // iterators into this pool's old storage must notice
-  table_.forget_queue_tail();
   listener_ = std::move(other.listener_);
   other.reset_to_empty();
   return *this;
