@@ -534,5 +534,59 @@ TEST(SlotTable, AMovedTableKeepsEveryHandleAndLeavesAnEmptyOneBehind) {
   EXPECT_EQ(moved.page_count(), 0u);
 }
 
+// erase_if's victim list: above the stack in the stack's own arrays, read upwards last-pushed first.
+Indices top_list_of(SlotTable& table, const SlotTable::TopList& list) {
+  Indices out;
+  for (std::uint32_t k = 0; k < list.size(); ++k) out.push_back(table.stack_entry(list.first() + k));
+  return out;
+}
+
+TEST(SlotTable, TheTopListGrowsDownAboveTheStackAndLeavesItAlone) {
+  SlotTable table = one_page_table(16);
+  emplace_n(table, 8);
+  release(table, 5);
+  release(table, 2);
+  SlotTable::TopList list(table);
+  for (const std::uint32_t entry : {10u, 11u, 12u}) list.push(entry);
+  EXPECT_EQ(list.first(), 13u);  // entries [13, 16): the top of the 16 the arrays hold
+  EXPECT_EQ(list.size(), 3u);
+  EXPECT_EQ(top_list_of(table, list), (Indices{12, 11, 10}));
+  EXPECT_EQ(stack_of(table), (Indices{5, 2}));  // the stack below is untouched
+}
+
+TEST(SlotTable, TheTopListCrossesPagesOfTheStackArrays) {
+  SlotTable table = paged_table(3);  // 64 entries a page: the list starts in page 2 and runs down into page 0
+  Indices pushed;
+  SlotTable::TopList list(table);
+  for (std::uint32_t entry = 0; entry < 150; ++entry) {
+    list.push(1000 + entry);
+    pushed.push_back(1000 + entry);
+  }
+  EXPECT_EQ(list.first(), 192u - 150u);
+  const Indices expected(pushed.rbegin(), pushed.rend());
+  EXPECT_EQ(top_list_of(table, list), expected);
+}
+
+TEST(SlotTable, TheTopListMovesUpWhenAGrowthMidPassWouldLetTheStackReachIt) {
+  SlotTable table = paged_table(1);
+  table.reserve_pages(4);
+  emplace_n(table, 64);
+  for (std::uint32_t index = 0; index < 10; ++index) release(table, index);  // 10 free, 54 live
+  SlotTable::TopList list(table);
+  for (std::uint32_t index = 10; index < 64; ++index) list.push(index);  // every live slot: stack and list touch
+  ASSERT_EQ(list.first(), 10u);
+  // The predicate emplaced into a stable pool: a page more (capacity 128), and its new object
+  // must not be listed over. The next push finds free + listed == old top and moves the list up.
+  table.push_page(SlotTablePage(64));
+  table.set_capacity(128);
+  list.push(99);
+  EXPECT_EQ(list.first(), 128u - 55u);
+  EXPECT_EQ(list.size(), 55u);
+  Indices expected{99};
+  for (std::uint32_t index = 64; index-- > 10;) expected.push_back(index);
+  EXPECT_EQ(top_list_of(table, list), expected);
+  EXPECT_EQ(table.free_count(), 10u);
+}
+
 }  // namespace
 }  // namespace engine::detail

@@ -2,7 +2,7 @@
 // engine::detail::ObjectPage<T>: one run of raw object slots, the half of a pool page that
 // holds the objects. The other half, everything kept per slot that knows no T (generation,
 // occupancy, the free stack's and release queue's shares), is the slot table's page
-// (detail/slot_table.hpp): page p of a VectorPool is objects page p beside table page p.
+// (detail/slot_table.hpp): a SlotStore's page p (detail/slot_store.hpp) sits beside table page p.
 // Contiguous mode has one page that is replaced when it grows; stable mode has many pages that
 // never move. The packed layouts keep their objects in a PackedStore (detail/packed_store.hpp)
 // and their object pages stay empty.

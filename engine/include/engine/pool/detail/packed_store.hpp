@@ -11,10 +11,11 @@
 // (shift 32: every position is in page 0) and grows by building a bigger store and moving
 // every object across; packed_pages keeps fixed pages and grows by adding one, so nothing
 // moves (EnTT's storage shape). The pool's slot metadata (generations, occupancy bits, free
-// stack, release queue) stays in the slot table (detail/slot_table.hpp), so handles, release_later()
-// and validate() keep one path; this class only knows positions. It needs T's move
-// constructor to be noexcept: removals run inside noexcept release(), and a move that threw
-// half-way would lose an object.
+// stack, release queue) stays in the slot table (detail/slot_table.hpp), so handles,
+// release_later() and validate() keep one path; this class only knows positions. A pool's
+// get() reads the slot's position as well as its generation: one dependent load more than the
+// slot layouts. It needs T's move constructor to be noexcept: removals run inside noexcept
+// release(), and a move that threw half-way would lose an object.
 //
 // Boxed (the heap layout, pooling off): the same pages hold a pointer per position instead of
 // the object, and each object is its own `operator new` (one per emplace, one delete per
@@ -23,6 +24,8 @@
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/object_page.hpp>
+#include <engine/pool/detail/walk.hpp>
+#include <engine/pool/pool_handle.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -142,6 +145,37 @@ class PackedStore {
     const std::uint32_t length = static_cast<std::uint32_t>(pages_[p].length());
     return Run{boxed_ ? nullptr : pages_[p].objects.data(), boxed_ ? pages_[p].boxes.data() : nullptr,
                pages_[p].dense.data(), first, count > first ? std::min(count - first, length) : 0u};
+  }
+  // The packed layouts' walk: the objects at dense positions [first, last) below `count` (the
+  // size when the pass began: objects f emplaces land behind it), in position order, a page at
+  // a time. No bits to test, no holes to skip; a handle costs generation_of(index), the one
+  // read of the slot table. f may grow a packed_pages store (a page is added, nothing moves);
+  // packed growth, which would move the objects, is refused mid-pass by the pool.
+  template <Visit How, class Ref, class Generation, class F>
+  void walk(std::uint32_t count, std::uint64_t first, std::uint64_t last, const Generation& generation_of, F& f) {
+    using Object = std::remove_reference_t<Ref>;
+    for (std::size_t p = 0; p < page_count(); ++p) {
+      const Run at = run(p, count);
+      if (at.count == 0 || at.first >= last) break;
+      const auto visit = [&](std::uint32_t k, Ref object) {
+        if constexpr (How == Visit::handle_and_object) {
+          f(PoolHandle{at.dense[k], generation_of(at.dense[k])}, object);
+        } else if constexpr (How == Visit::position_and_object) {
+          f(at.first + k, object);
+        } else {
+          f(object);
+        }
+      };
+      const auto begin =
+          static_cast<std::uint32_t>(first > at.first ? std::min<std::uint64_t>(first - at.first, at.count) : 0);
+      const auto end = static_cast<std::uint32_t>(std::min<std::uint64_t>(last - at.first, at.count));
+      if (at.boxes != nullptr) {  // heap: one pointer per object, as a std::vector<T*> loop reads them
+        for (std::uint32_t k = begin; k < end; ++k) visit(k, *at.boxes[k]);
+      } else {
+        for (std::uint32_t k = begin; k < end; ++k)
+          visit(k, *std::launder(reinterpret_cast<Object*>(at.objects[k].bytes)));
+      }
+    }
   }
   // The page `position` is in, and its offset there (the range-for's cursor).
   std::size_t page_number(std::uint32_t position) const noexcept {

@@ -14,6 +14,25 @@
 // set) -> dead (retire: generation even again, bit clear, while the pool destroys the object)
 // -> free (push_free: on the stack, the next claim's first choice). A handle is live while its
 // generation equals the slot's.
+//
+// Why it is built so:
+// - The free stack is LIFO, an index array split into per-page shares; it never links through
+//   the object bytes, which stay poisoned while free. LIFO hands back the most recently freed,
+//   cache-warm slot; an array rather than a linked list means a pop never waits on a cache miss
+//   to find the next free slot, so a burst of emplaces into a big, cold pool overlaps its
+//   misses. Slots never used since the last restart are handed out by a bump index instead, so
+//   a growth pushes nothing onto the stack, and a new page is not even filled: a slot's
+//   generation is written when the slot is first handed out.
+// - Generations are odd while live, even while free (+1 on each claim and release), seeded per
+//   pool instance (detail/generation.hpp): one compare rejects stale, null and almost every
+//   foreign handle.
+// - Occupancy is one bit per slot, 64 per word, so a walk visits live slots in address order,
+//   skips empty words whole and finds bits with count-trailing-zeros: memory read in order is
+//   what keeps a pass near a plain vector's speed (a scrambled index list is several times
+//   slower on large pools).
+// - The release_later() queue has a share in every page (so it grows with the pool and is
+//   counted in its bytes) and never holds more than capacity() entries: when repeats would
+//   overflow it, it switches to one entry per slot. Queueing never allocates.
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/slot_table_page.hpp>
@@ -309,6 +328,43 @@ class SlotTable {
     return const_cast<SlotTable*>(this)->stack_entry(depth);
   }
   PagedRun<std::uint32_t> stack_run(std::uint32_t depth) noexcept { return run<Array::free_stack>(depth); }
+  // A list kept in the free stack's arrays above the stack, growing down from the top of the
+  // room they have (capacity() entries): erase_if's victims, listed during its pass with no
+  // buffer of their own. Nothing else writes up there meanwhile (pushes are refused during a
+  // pass; emplaces only pop), and free slots + listed live slots <= used <= capacity, so stack
+  // and list never meet. A growth inside the pass (the predicate emplaced into a stable pool)
+  // raises capacity(): when the stack would reach the list, the list first moves up to the new
+  // top. The list is stack entries [first(), first() + size()), the last pushed at first().
+  class TopList {
+   public:
+    explicit TopList(SlotTable& table) noexcept : table_(table), top_(table.capacity()) {}
+    ENGINE_POOL_HOT void push(std::uint32_t entry) noexcept {
+      if (table_.free_count() + size_ >= top_) move_to_top();
+      if (room_ == 0) {  // the next page down of the arrays (the whole array with one page)
+        const std::uint32_t depth = top_ - 1 - size_;
+        room_ = static_cast<std::uint32_t>(table_.offset_of(depth)) + 1;  // entries `depth` and below in its page
+        page_first_ = table_.stack_run(depth).first - (room_ - 1);
+      }
+      page_first_[--room_] = entry;
+      ++size_;
+    }
+    std::uint32_t first() const noexcept { return top_ - size_; }
+    std::uint32_t size() const noexcept { return size_; }
+
+   private:
+    ENGINE_POOL_COLD void move_to_top() noexcept {
+      const std::uint32_t capacity = table_.capacity();
+      for (std::uint32_t k = 1; k <= size_; ++k) table_.stack_entry(capacity - k) = table_.stack_entry(top_ - k);
+      top_ = capacity;
+      room_ = 0;
+    }
+
+    SlotTable& table_;
+    std::uint32_t top_;  // the list is entries [top_ - size_, top_)
+    std::uint32_t size_ = 0;
+    std::uint32_t* page_first_ = nullptr;  // the page of the arrays the list is growing down into...
+    std::uint32_t room_ = 0;               // ...and how many entries of it are still free below the list
+  };
 
   // Every slot the table ever handed out is free and its generation retired: the next claims
   // bump from index 0 again, above every generation a stale handle could carry. The release

@@ -3,59 +3,26 @@
 // out-of-line members (this header alone declares them; each detail/vector_pool_*.hpp slice
 // includes it and defines its share). Part of the header-only pool library (engine::pool).
 //
-// This file is the class: the API with the contracts its comments document, and the hot
-// paths (emplace, release, get, for_each / visit_live, erase_if). The other members are
-// defined by concern in the other detail/vector_pool_*.hpp files: lifetime (constructors,
-// moves, clear), iterator (range-for and the other read-only walks), growth, layout (layouts,
-// migration, packed relocation), free_stack, release_queue, validate (stats and validate()).
-// The half that knows no T is detail::SlotTable (detail/slot_table.hpp): handles and
-// generations, occupancy, the free stack and the release_later() queue, tested alone. This
-// class adds the objects: detail/object_page.hpp (contiguous, stable) and detail/packed_store.hpp
-// (the packed layouts and heap) are their storage.
+// This file is the face: the API with the contracts its comments document, and the hot paths
+// (emplace, release, get, erase_if, the walks), which read the layout once per call and hand
+// the work to the layer that owns it:
+// - detail::SlotTable (detail/slot_table.hpp), the half that knows no T: handles and
+//   generations, occupancy bits, the LIFO free stack, the release_later() queue. Tested alone.
+// - detail::SlotStore<T> (detail/slot_store.hpp), the objects of contiguous and stable: one
+//   raw slot per table slot, one page or many, and the walk in slot order.
+// - detail::PackedStore<T> (detail/packed_store.hpp), the objects of packed, packed_pages and
+//   heap: dense positions (pointers, for heap) behind a sparse index, and the dense walk.
+// The other members are defined by concern in the other detail/vector_pool_*.hpp files:
+// lifetime (constructors, moves, clear), iterator (range-for and the other read-only walks),
+// growth, layout (layouts, migration, packed relocation), free_stack, release_queue, validate
+// (stats and validate()), parallel (the chunked passes). Why each layer is built as it is, its
+// header says.
 //
-// Design, and why:
-// - Objects live in raw, aligned slots inside std::vector-managed memory and are built in
-//   place with T's own constructor, so any T works (move-only, no default constructor,
-//   alignas(64)) and nothing is default-constructed-then-assigned.
-// - Slot index space is global: index = page * page_slots + offset. Contiguous mode is one
-//   page as large as the capacity; stable mode is fixed-size pages that never move. Both
-//   share every code path, so set_policy() can migrate between them and handles survive.
-// - Each object page has a slot-table page beside it with its metadata (generations,
-//   occupancy bits, its chunk of the free stack). Stable growth therefore allocates one page
-//   of each and touches nothing else: no O(n) copy at growth, which keeps the worst single
-//   emplace short. A slot's generation is written when the slot is first handed out, so a new
-//   page is not even filled.
-// - Released slots go on a LIFO free stack: an index array split into per-page chunks
-//   (never links through the object bytes, which stay poisoned). LIFO hands back the most
-//   recently freed, cache-warm slot; an array rather than a linked list means a pop never
-//   waits on a cache miss to find the next free slot, so a burst of emplaces into a big,
-//   cold pool overlaps its misses. Slots never used since the last clear() are handed out
-//   by a bump index instead, so growth does not have to push new slots onto the stack.
-// - Generations: odd while live, even while free (+1 on each emplace and release), seeded
-//   per pool instance (detail/generation.hpp). A handle is live iff its generation equals
-//   the slot's: one compare, and stale, null and almost all foreign handles fail it.
-// - Occupancy bitmaps (one bit per slot, 64 per word) let iteration walk live objects in
-//   address order, skip empty words whole and find bits with count-trailing-zeros. Walking
-//   memory in order is what keeps iteration near a plain vector's speed; a scrambled
-//   index list is several times slower on large pools.
-// - Releases that happen while iterating are refused (use release_later() +
-//   flush_releases(), or erase_if()), so a pass never sees a half-dead pool. Neither ever
-//   allocates: the release queue has a share in every page (12 bytes a slot, counted in
-//   bytes_held) and never holds more than capacity() entries (when repeats would overflow
-//   it, it switches to one entry per slot), and erase_if collects its victims at the far
-//   end of the free stack's arrays, which the stack cannot reach while they are there. A
-//   game that stopped growing its pools can cull with them every frame without touching
-//   the heap.
-//
-// - Packed mode (StorageMode::packed) keeps this index space and its slot table, with no
-//   object pages; the objects live dense in a detail::PackedStore, and a release
-//   moves the last object into the hole, so a pass walks [0, size()) with no holes at all.
-//   get() reads the slot's position as well as its generation: one more dependent load
-//   than contiguous (which computes the address from the index). Only for T with a noexcept
-//   move constructor (a release is noexcept and moves an object).
-// - Packed pages (StorageMode::packed_pages) is packed with the store and the metadata both cut
-//   into stable's fixed pages: growth adds one page of each and moves nothing, so it has no
-//   growth spike; a pass walks the dense positions a page at a time.
+// Objects are built in place in raw, aligned slots with T's own constructor, so any T works
+// (move-only, no default constructor, alignas(64)) and nothing is default-constructed and then
+// assigned. Releases while iterating are refused (use release_later() + flush_releases(), or
+// erase_if()), so a pass never sees a half-dead pool; neither allocates, so a game that stopped
+// growing its pools can cull with them every frame without touching the heap.
 //
 // Pointers and references to objects: contiguous mode keeps them until the next growth,
 // reserve(), shrink_to_fit() or set_policy() (GrowthEvent::relocated tells you); stable mode
@@ -72,11 +39,14 @@
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/chunk_list.hpp>
 #include <engine/pool/detail/construct.hpp>
+#include <engine/pool/detail/depth_scope.hpp>
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/packed_store.hpp>
 #include <engine/pool/detail/object_page.hpp>
+#include <engine/pool/detail/slot_store.hpp>
 #include <engine/pool/detail/slot_table.hpp>
+#include <engine/pool/detail/walk.hpp>
 #include <engine/pool/growth_policy.hpp>
 #include <engine/pool/pool_handle.hpp>
 #include <engine/pool/pool_ptr.hpp>
@@ -104,6 +74,7 @@ class VectorPool {
                 "VectorPool<T> needs a noexcept destructor: release() and clear() are noexcept");
 
   using ObjectPage = detail::ObjectPage<T>;
+  using Objects = detail::SlotStore<T>;
   using Store = detail::PackedStore<T>;
   // Packed mode moves objects inside noexcept release(); other T get contiguous instead.
   static constexpr bool packable = std::is_nothrow_move_constructible_v<T>;
@@ -298,30 +269,14 @@ class VectorPool {
   };
   // position_and_object: f(where the object sits, object): its slot index, or in packed its
   // dense position (storage_position() of its index).
-  enum class Visit { object, handle_and_object, position_and_object };
-  class IterationScope {  // marks a for_each/erase_if pass; survives exceptions from f
-   public:
-    explicit IterationScope(const VectorPool& pool) noexcept : pool_(pool) { ++pool_.iterating_; }
-    ~IterationScope() { --pool_.iterating_; }
-    IterationScope(const IterationScope&) = delete;
-    IterationScope& operator=(const IterationScope&) = delete;
-
-   private:
-    const VectorPool& pool_;
-  };
-  // Marks the pool running T's constructor or destructor (see "Reentrancy" above): the
-  // callback may release(), release_later() and emplace() (no relocation), but not clear,
-  // erase_if, shrink, reserve or switch policy under the object being built or destroyed.
-  class CallbackScope {
-   public:
-    explicit CallbackScope(VectorPool& pool) noexcept : pool_(pool) { ++pool_.callbacks_; }
-    ~CallbackScope() { --pool_.callbacks_; }
-    CallbackScope(const CallbackScope&) = delete;
-    CallbackScope& operator=(const CallbackScope&) = delete;
-
-   private:
-    VectorPool& pool_;
-  };
+  using Visit = detail::Visit;
+  // Depth markers (detail::DepthScope over iterating_, callbacks_, parallel_passes_). A
+  // callback scope marks the pool running T's constructor or destructor (see "Reentrancy"
+  // above): the callback may release(), release_later() and emplace() (no relocation), but not
+  // clear, erase_if, shrink, reserve or switch policy under the object being built or destroyed.
+  using IterationScope = detail::DepthScope;  // a for_each/erase_if pass
+  using CallbackScope = detail::DepthScope;
+  using ParallelScope = detail::DepthScope;  // a chunked pass's tasks are running (the debug checks read it)
   using Clock = std::chrono::steady_clock;
 
   static GrowthPolicy normalized(GrowthPolicy policy) noexcept;
@@ -344,14 +299,14 @@ class VectorPool {
     std::uint64_t* occupied;
   };
   FlatView flat_view() const noexcept {
-    return FlatView{state_.flat_slots, table_.flat().generations, table_.flat().occupied};
+    return FlatView{objects_.flat_slots(), table_.flat().generations, table_.flat().occupied};
   }
   ENGINE_POOL_HOT SlotRef locate(std::uint32_t index) const noexcept {
     const detail::SlotTable::Flat& flat = table_.flat();
-    if (flat.generations != nullptr) return SlotRef{state_.flat_slots, flat.generations, flat.occupied, index};
+    if (flat.generations != nullptr) return SlotRef{objects_.flat_slots(), flat.generations, flat.occupied, index};
     const std::size_t page = table_.page_of(index);
     auto& meta = const_cast<detail::SlotTablePage&>(table_.page(page));
-    return SlotRef{const_cast<ObjectPage&>(objects_[page]).slots(), meta.generations(), meta.occupied(),
+    return SlotRef{const_cast<ObjectPage&>(objects_.page(page)).slots(), meta.generations(), meta.occupied(),
                    table_.offset_of(index)};
   }
   // Always inlined: out of line, GCC sees a void function with no side effects and deletes the call.
@@ -444,7 +399,6 @@ class VectorPool {
   Layout make_longer_last_page() const;
   std::size_t relocate_into(Layout& target) noexcept(std::is_nothrow_move_constructible_v<T>);
   void adopt(Layout&& layout) noexcept;
-  void refresh_flat_view() noexcept;
   bool grow_stable_by_pages(std::size_t pages);
   void announce(const GrowthEvent& event);
   void destroy_live_objects() noexcept;
@@ -454,7 +408,6 @@ class VectorPool {
   static void visit_live(Self& self, F& f);
   template <class F>
   void visit_listed(const std::uint32_t* indices, std::size_t first, std::size_t last, F& f);
-  class ParallelScope;
   std::uint64_t chunk_bound(std::size_t k, std::size_t chunks) const noexcept;
   // erase_if_chunked's releases on the team too, for T whose objects move as bytes and die without
   // a destructor (no code of T runs on the team), once there are enough victims to pay for the runs.
@@ -462,28 +415,24 @@ class VectorPool {
   static constexpr std::uint32_t parallel_release_threshold = 1024;
   template <class Runner>
   void release_victims_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept;
-  static constexpr std::uint64_t all_positions = std::uint64_t{1} << 32;  // past every walk position
+  static constexpr std::uint64_t all_positions = detail::all_positions;  // past every walk position
   template <Visit How, class Self, class F>
   static void visit_positions(Self& self, std::uint64_t first, std::uint64_t last, F& f);
-  void prefetch_page_start(std::size_t page, bool objects) const noexcept;
-  static constexpr std::size_t page_lead_in_bytes = 6144;  // of the next page's objects, asked for...
-  static constexpr std::size_t page_lead_in_words = 4;     // ...this many occupancy words before a page ends
 
   // Every scalar of the pool's state but the slot table's, grouped so that a move copies them
   // in one assignment and cannot forget one; the table, the pages, the store and the listener
   // move beside it.
   struct State {
-    bool packed = false;  // the current layout is packed (policy may already name the next one)
-    typename ObjectPage::Slot* flat_slots = nullptr;  // a one-page pool's objects (see locate)
-    std::uint64_t storage_epoch = 0;                  // bumped whenever objects move: lets iterators detect it
+    bool packed = false;              // the current layout is packed (policy may already name the next one)
+    std::uint64_t storage_epoch = 0;  // bumped whenever objects move: lets iterators detect it
     GrowthPolicy policy;
     Counters counters;
     mutable std::uint64_t stale_gets = 0;
   };
 
-  detail::SlotTable table_;          // handles, generations, occupancy, free stack, release queue
-  std::vector<ObjectPage> objects_;  // page p's objects beside table page p (empty pages when packed)
-  Store store_;                      // packed mode's objects (empty in the other modes)
+  detail::SlotTable table_;  // handles, generations, occupancy, free stack, release queue
+  Objects objects_;          // page p's objects beside table page p (empty pages when packed)
+  Store store_;              // packed mode's objects (empty in the other modes)
   State state_;
   // How deep this pool is inside its own passes and T's callbacks: they belong to the running
   // calls, not to the contents, so a move neither copies nor resets them.
@@ -491,7 +440,7 @@ class VectorPool {
   mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
   std::uint32_t callbacks_ = 0;          // depth of T constructors/destructors the pool is running (see CallbackScope)
   bool tearing_down_ = false;            // clear() or ~VectorPool is destroying every object (destroy_live_objects)
-  bool parallel_pass_ = false;           // erase_if_chunked / for_each_listed_chunked tasks are running
+  std::uint32_t parallel_passes_ = 0;    // erase_if_chunked / for_each_listed_chunked tasks are running
   std::vector<detail::ChunkList> chunk_victims_;  // erase_if_chunked's per-chunk victim lists (kept)
   GrowthListener listener_;
 };
@@ -505,7 +454,7 @@ class VectorPool {
 template <class T>
 template <class RollBack, class... Args>
 ENGINE_POOL_HOT void VectorPool<T>::build_object(void* where, RollBack&& roll_back, Args&&... args) {
-  CallbackScope scope(*this);
+  CallbackScope scope(callbacks_);
   if constexpr (detail::is_nothrow_emplace_constructible<T, Args&&...>()) {
     static_cast<void>(roll_back);
     detail::emplace_construct<T>(where, std::forward<Args>(args)...);
@@ -577,7 +526,7 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, co
 template <class T>
 template <class... Args>
 ENGINE_POOL_ENTRY std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... args) {
-  ENGINE_POOL_ASSERT(!parallel_pass_, "emplace() inside a chunked pass: its tasks run in parallel");
+  ENGINE_POOL_ASSERT(parallel_passes_ == 0, "emplace() inside a chunked pass: its tasks run in parallel");
   PoolHandle handle;
   if (table_.can_claim()) {
     // One construction path for both sources keeps emplace() small enough for GCC to inline
@@ -635,7 +584,7 @@ ENGINE_POOL_HOT void VectorPool<T>::destroy_packed(std::uint32_t index) noexcept
   } else {
     typename Store::Slot taken;
     T* const object = store_.take_out(index, taken);
-    CallbackScope scope(*this);
+    CallbackScope scope(callbacks_);
     object->~T();
     store_.dispose(object);  // heap: frees it
   }
@@ -656,7 +605,7 @@ bool VectorPool<T>::refuse_release_while_building() noexcept {
 template <class T>
 ENGINE_POOL_HOT void VectorPool<T>::destroy_dead(void* where) noexcept {
   if constexpr (!std::is_trivially_destructible_v<T>) {
-    CallbackScope scope(*this);
+    CallbackScope scope(callbacks_);
     std::launder(reinterpret_cast<T*>(where))->~T();
   }
   detail::mark_slot_released(where, sizeof(T));
@@ -686,7 +635,7 @@ bool VectorPool<T>::refuse_mid_pass(const char* what, bool releases_allowed) noe
 
 template <class T>
 ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
-  ENGINE_POOL_ASSERT(!parallel_pass_, "release() inside a chunked pass: its tasks run in parallel");
+  ENGINE_POOL_ASSERT(parallel_passes_ == 0, "release() inside a chunked pass: its tasks run in parallel");
   if (refuse_mid_pass("release() inside for_each/erase_if; use release_later() + flush_releases() or erase_if()",
                       true)) {
     return false;
@@ -703,62 +652,39 @@ ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
   return true;
 }
 
-// The doomed indices are collected in the free stack's arrays, downwards from the top of
-// the space those arrays have (capacity() entries): nothing else writes there during the pass
-// (releases, which push, are refused; emplaces only pop), and free slots + doomed live
-// objects <= used <= capacity, so the two never meet (if the predicate's emplaces grew a
-// stable pool and the list would meet the stack, the list moves up to the new top first).
-// No scratch buffer: erase_if never allocates. Written downwards in address order, the list
-// reads upwards highest index first, which is the order to push them in: the lowest freed
-// slot ends on top of the stack, and the pool refills from the front, in address order.
-// Packed lists dense positions instead (see release_listed_positions): its pass reads the
-// objects alone, and its release phase need not look each victim's position up.
+// The victims are listed in the free stack's own arrays, above the stack (SlotTable::TopList),
+// so erase_if never allocates. Written downwards in address order, the list reads upwards
+// highest index first, which is the order to push them in: the lowest freed slot ends on top
+// of the stack, and the pool refills from the front, in address order. Packed lists dense
+// positions instead (see release_listed_positions): its pass reads the objects alone, and its
+// release phase need not look each victim's position up.
 template <class T>
 template <class Pred>
 std::size_t VectorPool<T>::erase_if(Pred pred) {
   if (refuse_mid_pass("erase_if() inside for_each/erase_if; it would release mid-pass")) return 0;
-  std::uint32_t top = table_.capacity();  // the list is stack entries [top - doomed, top)
-  std::uint32_t doomed = 0;
-  std::uint32_t* page_first = nullptr;          // the page of the stack arrays the list is growing down into...
-  std::uint32_t room = 0;                       // ...and how many entries of it are still free below the list
-  const auto doom = [&](std::uint32_t entry) {  // a slot index, or packed's dense position
-    if (table_.free_count() + doomed >= top) {  // only after stable growth inside the pass: capacity > top
-      const std::uint32_t capacity = table_.capacity();
-      for (std::uint32_t k = 1; k <= doomed; ++k) table_.stack_entry(capacity - k) = table_.stack_entry(top - k);
-      top = capacity;
-      room = 0;
-    }
-    if (room == 0) {
-      const std::uint32_t depth = top - 1 - doomed;
-      room = static_cast<std::uint32_t>(table_.offset_of(depth)) + 1;  // entries `depth` and below in its page
-      page_first = table_.stack_run(depth).first - (room - 1);
-    }
-    page_first[--room] = entry;
-    ++doomed;
-  };
-  // The victims are listed by where they sit: the slot index, or packed's dense position.
+  detail::SlotTable::TopList doomed(table_);  // listed by where they sit: slot index, or packed's dense position
   if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
     if (state_.packed) {  // the handle comes from the dense entry; the list keeps the position
       auto collect = [&](std::uint32_t position, T& object) {
         const std::uint32_t index = store_.index_at(position);
-        if (pred(PoolHandle{index, table_.generation(index)}, object)) doom(position);
+        if (pred(PoolHandle{index, table_.generation(index)}, object)) doomed.push(position);
       };
       visit_live<Visit::position_and_object>(*this, collect);
     } else {
       auto collect = [&](PoolHandle handle, T& object) {
-        if (pred(handle, object)) doom(handle.index);
+        if (pred(handle, object)) doomed.push(handle.index);
       };
       visit_live<Visit::handle_and_object>(*this, collect);
     }
   } else {  // no handle wanted: the pass reads the objects alone (no generations, no dense entries)
     auto collect = [&](std::uint32_t position, T& object) {
-      if (pred(object)) doom(position);
+      if (pred(object)) doomed.push(position);
     };
     visit_live<Visit::position_and_object>(*this, collect);
   }
-  release_doomed(top - doomed, doomed);
+  release_doomed(doomed.first(), doomed.size());
   ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after erase_if");
-  return doomed;
+  return doomed.size();
 }
 
 // erase_if's phase two (and erase_if_chunked's): the victims are stack entries [from, from +
@@ -822,7 +748,7 @@ const T* VectorPool<T>::get(PoolHandle handle) const noexcept {
       flat.generations[handle.index] == handle.generation &&
       detail::is_live_generation(handle.generation)) {         // one page: contiguous, packed, stable before it grew
     if (state_.packed) return store_.object_of(handle.index);  // the slot's position, then the object: one load more
-    return std::launder(reinterpret_cast<const T*>(state_.flat_slots[handle.index].bytes));
+    return std::launder(reinterpret_cast<const T*>(objects_.flat_slots()[handle.index].bytes));
   }
   return get_slow(handle);
 }
@@ -875,7 +801,7 @@ T* VectorPool<T>::get_at(std::size_t index) noexcept {
 template <class T>
 template <class F>
 void VectorPool<T>::for_each_listed(const std::uint32_t* indices, std::size_t count, F&& f) {
-  IterationScope scope(*this);
+  IterationScope scope(iterating_);
   visit_listed(indices, 0, count, f);
 }
 
@@ -887,7 +813,7 @@ void VectorPool<T>::visit_listed(const std::uint32_t* indices, std::size_t first
   if (!state_.packed && table_.flat().occupied != nullptr) {
     // One page, whose arrays stay put for the pass: relocating growth is refused inside it,
     // and stable growth adds pages beside this one.
-    typename ObjectPage::Slot* const slots = state_.flat_slots;
+    typename ObjectPage::Slot* const slots = objects_.flat_slots();
     const std::uint64_t* const occupied = table_.flat().occupied;
     for (std::size_t k = first; k < last; ++k) {
       const std::uint32_t i = indices[k];
@@ -904,102 +830,29 @@ void VectorPool<T>::visit_listed(const std::uint32_t* indices, std::size_t first
 
 // ===== Iteration =========================================================================
 
-// The hot loop: per page, per word, per set bit. Page data pointers are read once per page
-// (stable growth inside f may reallocate the page tables, but never a page's buffers), and the word
-// is read once: releases are refused during the pass, so it cannot lose bits under us.
-//
-// Stable pages are separate allocations, so the hardware prefetchers lose the stream at
-// every page boundary and the first few kilobytes of each page arrive one miss at a time
-// (measured: a pass over 1M objects in 1024-slot pages was ~1.5x one in a single buffer).
-// So the pass asks for the next page's occupancy words as it enters a page, and for the
-// start of its objects (into L2) a few words before it leaves one.
-template <class T>
-ENGINE_POOL_HOT void VectorPool<T>::prefetch_page_start(std::size_t page, bool objects) const noexcept {
-  if (objects) {
-    const char* first = reinterpret_cast<const char*>(objects_[page].slots());
-    const std::size_t bytes =
-        std::min<std::size_t>(page_lead_in_bytes, objects_[page].slot_count() * sizeof(typename ObjectPage::Slot));
-    for (std::size_t at = 0; at < bytes; at += 64) ENGINE_POOL_PREFETCH_READ_L2(first + at);
-  } else {
-    const detail::SlotTablePage& meta = table_.page(page);
-    const char* words = reinterpret_cast<const char*>(meta.occupied());
-    for (std::size_t at = 0; at < meta.words() * sizeof(std::uint64_t); at += 64) ENGINE_POOL_PREFETCH_READ(words + at);
-  }
-}
-
 template <class T>
 template <typename VectorPool<T>::Visit How, class Self, class F>
 void VectorPool<T>::visit_live(Self& self, F& f) {
-  IterationScope scope(self);
+  IterationScope scope(self.iterating_);
   visit_positions<How>(self, 0, all_positions, f);
 }
 
 // The live objects at walk positions [first, last): dense positions in the packed layouts,
 // slot indices otherwise (there first and last are multiples of 64, or last is all_positions,
-// so whole occupancy words are read). Opens no IterationScope: the caller holds one, so
-// erase_if_chunked's tasks may walk disjoint ranges at once.
+// so whole occupancy words are read). The layout is read once per walk; each layout's store
+// has its own loop (PackedStore::walk, SlotStore::walk). Opens no IterationScope: the caller
+// holds one, so erase_if_chunked's tasks may walk disjoint ranges at once.
 template <class T>
 template <typename VectorPool<T>::Visit How, class Self, class F>
 void VectorPool<T>::visit_positions(Self& self, std::uint64_t first, std::uint64_t last, F& f) {
   using Ref = std::conditional_t<std::is_const_v<Self>, const T&, T&>;
-  if (self.state_.packed) {  // dense: no bits to test, no holes to skip; a handle costs a generation lookup
-    // Objects f emplaces land behind `count`; a packed_pages growth inside f adds a page and
-    // moves nothing (packed growth, which would, is refused mid-pass).
-    const std::uint32_t count = self.store_.size();
-    auto& store = const_cast<Store&>(self.store_);
-    for (std::size_t p = 0; p < store.page_count(); ++p) {
-      const typename Store::Run run = store.run(p, count);
-      if (run.count == 0 || run.first >= last) break;
-      const auto visit = [&](std::uint32_t k, Ref object) {
-        if constexpr (How == Visit::handle_and_object) {
-          f(PoolHandle{run.dense[k], self.table_.generation(run.dense[k])}, object);
-        } else if constexpr (How == Visit::position_and_object) {
-          f(run.first + k, object);
-        } else {
-          f(object);
-        }
-      };
-      const auto begin =
-          static_cast<std::uint32_t>(first > run.first ? std::min<std::uint64_t>(first - run.first, run.count) : 0);
-      const auto end = static_cast<std::uint32_t>(std::min<std::uint64_t>(last - run.first, run.count));
-      if (run.boxes != nullptr) {  // heap: one pointer per object, as a std::vector<T*> loop reads them
-        for (std::uint32_t k = begin; k < end; ++k) visit(k, *run.boxes[k]);
-      } else {
-        for (std::uint32_t k = begin; k < end; ++k) {
-          visit(k, *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(run.objects[k].bytes)));
-        }
-      }
-    }
-    return;
-  }
-  const detail::SlotTable& table = self.table_;
-  for (std::size_t p = static_cast<std::size_t>(first >> table.shift()); p < table.page_count(); ++p) {
-    const std::uint64_t base = static_cast<std::uint64_t>(p) << table.shift();
-    if (base >= last) break;
-    const detail::SlotTablePage& page = table.page(p);
-    auto* const slots = self.objects_[p].slots();
-    const std::uint32_t* const generations = page.generations();
-    const std::uint64_t* const occupied = page.occupied();
-    const std::size_t words =
-        std::min<std::uint64_t>(page.words(), (last - base + detail::bits_per_word - 1) / detail::bits_per_word);
-    const bool has_next = p + 1 < table.page_count() && base + page.slot_count() < last;
-    if (has_next) self.prefetch_page_start(p + 1, false);
-    const std::size_t lead_in_word = words > page_lead_in_words ? words - page_lead_in_words : 0;
-    for (std::size_t w = first > base ? static_cast<std::size_t>((first - base) / detail::bits_per_word) : 0; w < words;
-         ++w) {
-      if (w == lead_in_word && has_next) self.prefetch_page_start(p + 1, true);
-      for (std::uint64_t bits = occupied[w]; bits != 0; bits &= bits - 1) {
-        const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-        Ref object = *std::launder(reinterpret_cast<std::remove_reference_t<Ref>*>(slots[offset].bytes));
-        if constexpr (How == Visit::handle_and_object) {
-          f(PoolHandle{static_cast<std::uint32_t>(base + offset), generations[offset]}, object);
-        } else if constexpr (How == Visit::position_and_object) {
-          f(static_cast<std::uint32_t>(base + offset), object);
-        } else {
-          f(object);
-        }
-      }
-    }
+  if (self.state_.packed) {
+    const detail::SlotTable& table = self.table_;
+    const auto generation_of = [&table](std::uint32_t index) { return table.generation(index); };
+    auto& store = const_cast<Store&>(self.store_);  // Ref says whether f may write
+    store.template walk<How, Ref>(store.size(), first, last, generation_of, f);
+  } else {
+    self.objects_.template walk<How, Ref>(self.table_, first, last, f);
   }
 }
 

@@ -33,14 +33,13 @@ void VectorPool<T>::construct_in_new_page(std::uint32_t index, std::vector<detai
         if (!packed) detail::mark_slot_released(where, sizeof(T));
         table_.unclaim(index, false);  // the last slot: used goes back down
         table_.pop_page();
-        objects_.pop_back();
+        objects_.pop_page();
         if (packed) store_.pop_page();
         if (old_table != nullptr) {  // back into the old tables: same capacity, same bytes_held
           table_.swap_page_table(*old_table);
-          detail::swap_page_arrays(objects_, *old_objects);
+          objects_.swap_page_table(*old_objects);
         }
         table_.set_capacity(stable_capacity());
-        refresh_flat_view();
       },
       std::forward<Args>(args)...);
   building_ -= packed ? 1u : 0u;
@@ -75,7 +74,8 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
       if (store_.boxed()) store_.reserve_boxes(1);  // heap: the new object's own memory
       meta.emplace(length);
       objects.emplace(state_.packed ? 0 : length);
-      if (pages == table_.page_table_capacity() || pages == objects_.capacity()) {  // geometric: O(1) amortised
+      if (pages == table_.page_table_capacity() || pages == objects_.page_table_capacity()) {  // geometric: O(1)
+                                                                                               // amortised
         const std::size_t room = std::max<std::size_t>(8, pages * 2);
         table.reserve(room);
         object_table.reserve(room);
@@ -88,14 +88,13 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
     const bool new_table = table.capacity() != 0;
     if (new_table) {                  // page moves keep their buffers: no object moves
       table_.swap_page_table(table);  // `table` keeps the old array (hollow pages) for a rollback
-      detail::swap_page_arrays(objects_, object_table);
+      objects_.swap_page_table(object_table);
     }
     const std::size_t bytes =
         meta->bytes() + objects->bytes() + (state_.packed ? store_.bytes() - bytes_before_store : 0);
     table_.push_page(std::move(*meta));
-    objects_.push_back(std::move(*objects));
+    objects_.push_page(std::move(*objects));  // two pages now: every index goes through the page tables
     table_.set_capacity(stable_capacity());
-    refresh_flat_view();         // two pages now: every index goes through the page table
     table_.claim_next_unused();  // claimed, as in emplace()
     construct_in_new_page(index, new_table ? &table : nullptr, new_table ? &object_table : nullptr,
                           std::forward<Args>(args)...);
@@ -212,17 +211,16 @@ bool VectorPool<T>::grow_stable_by_pages(std::size_t count) {
     if (table_.page_table_capacity() < pages + count) {  // last: the page tables' size shows in bytes_held
       table_.reserve_pages(std::max(pages + count, pages * 2));
     }
-    objects_.reserve(table_.page_table_capacity());
+    objects_.reserve_pages(table_.page_table_capacity());
   } catch (const std::bad_alloc&) {
     for (; store_pages > 0; --store_pages) store_.pop_page();
     return false;
   }
   for (std::size_t p = 0; p < count; ++p) {
     table_.push_page(std::move(added[p]));
-    objects_.push_back(std::move(added_objects[p]));
+    objects_.push_page(std::move(added_objects[p]));
   }
   table_.set_capacity(stable_capacity());
-  refresh_flat_view();
   return true;
 }
 

@@ -102,7 +102,7 @@ class VectorPool<T>::basic_iterator {
   void load_page(std::size_t page) noexcept {
     const detail::SlotTablePage& meta = pool_->table_.page(page);
     page_ = page;
-    slots_ = pool_->objects_[page].slots();
+    slots_ = pool_->objects_.page(page).slots();
     occupied_ = meta.occupied();
     words_ = meta.words();
     word_ = 0;

@@ -107,7 +107,7 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(std::is_nothro
     std::size_t moved = 0;
     for (std::size_t p = target.first_page; p < table_.page_count(); ++p) {
       const detail::SlotTablePage& meta = table_.page(p);
-      ObjectPage& page = objects_[p];
+      ObjectPage& page = objects_.page(p);
       const auto base = static_cast<std::uint32_t>(p << table_.shift());
       for (std::size_t w = 0; w < meta.words(); ++w) {
         for (std::uint64_t bits = meta.occupied()[w]; bits != 0; bits &= bits - 1) {
@@ -186,7 +186,7 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
     } else {
       for (std::size_t p = 0; p < table_.page_count(); ++p) {
         const detail::SlotTablePage& meta = table_.page(p);
-        ObjectPage& page = objects_[p];
+        ObjectPage& page = objects_.page(p);
         const auto base = static_cast<std::uint32_t>(p << table_.shift());
         for (std::size_t w = 0; w < meta.words(); ++w) {
           for (std::uint64_t bits = meta.occupied()[w]; bits != 0; bits &= bits - 1) {
@@ -211,7 +211,7 @@ void VectorPool<T>::destroy_originals(std::size_t first_page) noexcept {
     const detail::SlotTablePage& meta = table_.page(p);
     for (std::size_t w = 0; w < meta.words(); ++w) {
       for (std::uint64_t bits = meta.occupied()[w]; bits != 0; bits &= bits - 1) {
-        objects_[p].object(w * detail::bits_per_word + detail::lowest_bit(bits))->~T();
+        objects_.page(p).object(w * detail::bits_per_word + detail::lowest_bit(bits))->~T();
       }
     }
   }
@@ -221,23 +221,11 @@ template <class T>
 void VectorPool<T>::adopt(Layout&& layout) noexcept {
   table_.adopt_pages(std::move(layout.table), layout.first_page, layout.shift, layout.mask, layout.capacity);
   if (layout.first_page == 0) {
-    objects_ = std::move(layout.objects);
     store_ = std::move(layout.store);
     state_.packed = layout.packed;
-  } else {  // as many pages come in as go out, so objects_ never reallocates here
-    objects_.erase(objects_.begin() + static_cast<std::ptrdiff_t>(layout.first_page), objects_.end());
-    for (ObjectPage& page : layout.objects) objects_.push_back(std::move(page));
   }
+  objects_.adopt_pages(std::move(layout.objects), layout.first_page);
   ++state_.storage_epoch;
-  refresh_flat_view();
-}
-
-// A pool with one page (every contiguous pool, and a stable pool until its first growth)
-// answers index lookups from pointers cached here and in the slot table: index == offset in
-// that page. Stable page 0 never moves, so the cache only changes when the page count does.
-template <class T>
-void VectorPool<T>::refresh_flat_view() noexcept {
-  state_.flat_slots = objects_.size() == 1 ? objects_.front().slots() : nullptr;
 }
 
 template <class T>
@@ -251,13 +239,12 @@ void VectorPool<T>::shrink_to_fit() {
     const auto first_dropped = static_cast<std::uint32_t>(keep << table_.shift());
     table_.retire_generations(first_dropped, table_.used());
     table_.drop_pages_from(keep);
-    objects_.erase(objects_.begin() + static_cast<std::ptrdiff_t>(keep), objects_.end());
+    objects_.drop_pages_from(keep);
     // packed_pages: live objects <= the slots kept, so the dense positions all sit in the
     // store pages kept beside them.
     while (state_.packed && store_.page_count() > keep) store_.pop_page();
     ++state_.storage_epoch;  // a range-for may hold a dropped page: its next step must notice
     table_.set_capacity(stable_capacity());
-    refresh_flat_view();  // maybe one page again
     table_.trim_to(table_.capacity());
     table_.rebuild_free_stack();
   } else {

@@ -97,7 +97,7 @@ void VectorPool<T>::destroy_live_objects() noexcept {
       }
       store_.drop_all();
     } else {
-      CallbackScope scope(*this);
+      CallbackScope scope(callbacks_);
       TeardownScope teardown(*this);
       while (store_.size() != 0) {  // re-read: destructors may release or emplace
         const std::uint32_t index = store_.index_at(store_.size() - 1);
@@ -116,7 +116,7 @@ void VectorPool<T>::destroy_live_objects() noexcept {
       for (std::size_t w = 0; w < page.words(); ++w) {
         for (std::uint64_t bits = page.occupied()[w]; bits != 0; bits &= bits - 1) {
           const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-          detail::mark_slot_released(objects_[p].raw(offset), sizeof(T));
+          detail::mark_slot_released(objects_.page(p).raw(offset), sizeof(T));
           page.generations()[offset] += 1u;
           ++state_.counters.releases;
         }
@@ -124,7 +124,7 @@ void VectorPool<T>::destroy_live_objects() noexcept {
       }
     }
   } else {
-    CallbackScope scope(*this);
+    CallbackScope scope(callbacks_);
     TeardownScope teardown(*this);
     std::uint64_t emplaces_before = 0;
     do {
@@ -139,7 +139,7 @@ void VectorPool<T>::destroy_live_objects() noexcept {
             page.generations()[offset] += teardown_kill_step;  // dead first
             page.occupied()[w] = bits & (bits - 1);
             ++state_.counters.releases;
-            destroy_dead(objects_[p].raw(offset));  // page buffers never move while destructors run
+            destroy_dead(objects_.page(p).raw(offset));  // page buffers never move while destructors run
           }
         }
       }

@@ -15,18 +15,6 @@
 
 namespace engine {
 
-template <class T>
-class VectorPool<T>::ParallelScope {  // marks a chunked pass (the debug checks read it); survives exceptions
- public:
-  explicit ParallelScope(VectorPool& pool) noexcept : pool_(pool) { pool_.parallel_pass_ = true; }
-  ~ParallelScope() { pool_.parallel_pass_ = false; }
-  ParallelScope(const ParallelScope&) = delete;
-  ParallelScope& operator=(const ParallelScope&) = delete;
-
- private:
-  VectorPool& pool_;
-};
-
 // Chunk k covers walk positions [bound(k), bound(k + 1)): the dense array split evenly in the
 // packed layouts, whole occupancy words of [0, used) otherwise (so no two chunks share a word).
 template <class T>
@@ -52,8 +40,8 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
     if (chunk_victims_[k].entries.capacity() < room) chunk_victims_[k].entries.reserve(room);
   }
   {
-    IterationScope iterating(*this);
-    ParallelScope parallel(*this);
+    IterationScope iterating(iterating_);
+    ParallelScope parallel(parallel_passes_);
     run(chunks, [&](std::size_t k) {
       std::vector<std::uint32_t>& victims = chunk_victims_[k].entries;
       auto collect = [&](std::uint32_t position, T& object) {
@@ -73,11 +61,11 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
   }
   // Phase two, as erase_if lists its victims: at the top of the stack arrays, highest walk
   // position first (free slots + victims <= used <= capacity, so the list fits above the stack).
-  std::uint32_t at = table_.capacity();
+  detail::SlotTable::TopList listed(table_);
   for (std::size_t k = 0; k < chunks; ++k) {
-    for (const std::uint32_t position : chunk_victims_[k].entries) table_.stack_entry(--at) = position;
+    for (const std::uint32_t position : chunk_victims_[k].entries) listed.push(position);
   }
-  release_doomed(at, doomed);
+  release_doomed(listed.first(), listed.size());
   ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after erase_if_chunked");
   return doomed;
 }
@@ -177,8 +165,8 @@ template <class Runner, class F>
 void VectorPool<T>::for_each_listed_chunked(const std::uint32_t* indices, std::size_t count, std::size_t chunks,
                                             Runner&& run, F&& f) {
   chunks = std::max<std::size_t>(chunks, 1);
-  IterationScope iterating(*this);
-  ParallelScope parallel(*this);
+  IterationScope iterating(iterating_);
+  ParallelScope parallel(parallel_passes_);
   run(chunks, [&](std::size_t k) {
     auto visit = [&](std::size_t i, T* object) { f(k, i, object); };
     visit_listed(indices, count * k / chunks, count * (k + 1) / chunks, visit);

@@ -12,7 +12,7 @@ namespace engine {
 // overflow it) is the slot table's: SlotTable::enqueue.
 template <class T>
 ENGINE_POOL_ENTRY void VectorPool<T>::release_later(PoolHandle handle) noexcept {
-  ENGINE_POOL_ASSERT(!parallel_pass_, "release_later() inside a chunked pass: its tasks run in parallel");
+  ENGINE_POOL_ASSERT(parallel_passes_ == 0, "release_later() inside a chunked pass: its tasks run in parallel");
   if (!table_.is_live(handle)) {
     if (destroyed_by_this_teardown(handle)) return;  // as in release(): the teardown got there first
     ENGINE_POOL_ASSERT(false, "release_later() of a null, stale, foreign or already released handle");
@@ -30,7 +30,7 @@ std::size_t VectorPool<T>::flush_releases() noexcept {
   if (refuse_release_while_building()) return 0;
   std::size_t released = 0;
   {  // closed before the self-check below: it runs only outside every callback scope
-    CallbackScope scope(*this);
+    CallbackScope scope(callbacks_);
     const bool prefetch = table_.capacity() >= prefetch_threshold;
     // The layout is read once: T's destructors may not change it (set_policy and relocating
     // growth are refused inside them).

@@ -15,9 +15,8 @@ PoolStats VectorPool<T>::stats() const noexcept {
   s.capacity = table_.capacity();
   s.free = table_.capacity() - s.live;
   s.peak_live = state_.counters.peak_used;
-  s.bytes_held = table_.bytes() + objects_.capacity() * sizeof(ObjectPage);  // the table holds stack and queue too
-  for (const ObjectPage& page : objects_) s.bytes_held += page.bytes();
-  s.bytes_held += store_.bytes();  // packed: the dense objects and both index arrays
+  s.bytes_held = table_.bytes() + objects_.bytes();  // the table holds stack and queue too
+  s.bytes_held += store_.bytes();                    // packed: the dense objects and both index arrays
   s.emplaces = state_.counters.emplaces;
   s.releases = state_.counters.releases;
   s.failed_emplaces = state_.counters.failed_emplaces;
@@ -43,7 +42,7 @@ bool VectorPool<T>::validate() const {
              : (table_.shift() != detail::SlotTable::one_page_shift || pages > 1)) {
     return false;  // the index -> (page, offset) split does not match the policy
   }
-  if (objects_.size() != pages) return false;
+  if (objects_.page_count() != pages) return false;
   std::size_t slots = 0;
   for (std::size_t p = 0; p < pages; ++p) {
     const std::size_t length = table_.page(p).slot_count();
@@ -51,7 +50,7 @@ bool VectorPool<T>::validate() const {
     if (stable && (length > state_.policy.page_slots || (p + 1 < pages && length != state_.policy.page_slots))) {
       return false;
     }
-    if (objects_[p].slot_count() != (state_.packed ? 0 : length)) return false;
+    if (objects_.page(p).slot_count() != (state_.packed ? 0 : length)) return false;
     slots += length;
   }
   // Packed: the dense array holds exactly the live objects and each slot knows its position;
