@@ -151,7 +151,8 @@ class SlotStore {
     } else {
       const SlotTablePage& meta = table.page(page);
       const char* words = reinterpret_cast<const char*>(meta.occupied());
-      for (std::size_t at = 0; at < meta.words() * sizeof(std::uint64_t); at += 64) ENGINE_POOL_PREFETCH_READ(words + at);
+      const std::size_t bytes = meta.words() * sizeof(std::uint64_t);
+      for (std::size_t at = 0; at < bytes; at += 64) ENGINE_POOL_PREFETCH_READ(words + at);
     }
   }
   // One-page pools (every contiguous pool, a stable pool until its first growth) answer index

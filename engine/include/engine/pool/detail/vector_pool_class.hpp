@@ -418,6 +418,10 @@ class VectorPool {
   static constexpr std::uint64_t all_positions = detail::all_positions;  // past every walk position
   template <Visit How, class Self, class F>
   static void visit_positions(Self& self, std::uint64_t first, std::uint64_t last, F& f);
+  template <Visit How, class F>
+  void walk_slots_from(std::size_t first_page, F& f) {  // contiguous, stable: every live object from a page on
+    objects_.template walk<How, T&>(table_, static_cast<std::uint64_t>(first_page) << table_.shift(), all_positions, f);
+  }
 
   // Every scalar of the pool's state but the slot table's, grouped so that a move copies them
   // in one assignment and cannot forget one; the table, the pages, the store and the listener

@@ -105,46 +105,38 @@ std::size_t VectorPool<T>::relocate_into(Layout& target) noexcept(std::is_nothro
       return static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page;
     };
     std::size_t moved = 0;
-    for (std::size_t p = target.first_page; p < table_.page_count(); ++p) {
-      const detail::SlotTablePage& meta = table_.page(p);
-      ObjectPage& page = objects_.page(p);
-      const auto base = static_cast<std::uint32_t>(p << table_.shift());
-      for (std::size_t w = 0; w < meta.words(); ++w) {
-        for (std::uint64_t bits = meta.occupied()[w]; bits != 0; bits &= bits - 1) {
-          const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-          const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
-          ObjectPage& to = target.objects[destination(index)];
-          const std::size_t to_offset = index & target.mask;
-          void* where = to.raw(to_offset);
-          detail::unpoison_bytes(where, sizeof(T));
-          if constexpr (std::is_nothrow_move_constructible_v<T>) {
-            ::new (where) T(std::move(*page.object(offset)));
-            page.object(offset)->~T();
-          } else {
-            try {
-              ::new (where) T(std::move_if_noexcept(*page.object(offset)));
-            } catch (...) {
-              detail::poison_bytes(where, sizeof(T));
-              // Undo: destroy the `moved` copies already made (they are the first live ones).
-              std::size_t undone = 0;
-              for (std::size_t d = 0; d < target.table.size(); ++d) {
-                detail::SlotTablePage& dst = target.table[d];
-                for (std::size_t dw = 0; dw < dst.words() && undone < moved; ++dw) {
-                  for (std::uint64_t b = dst.occupied()[dw]; b != 0 && undone < moved; b &= b - 1) {
-                    target.objects[d].object(dw * detail::bits_per_word + detail::lowest_bit(b))->~T();
-                    ++undone;
-                  }
-                  dst.occupied()[dw] = 0;
-                }
+    const auto move_one = [&](std::uint32_t index, T& object) {
+      ObjectPage& to = target.objects[destination(index)];
+      const std::size_t to_offset = index & target.mask;
+      void* where = to.raw(to_offset);
+      detail::unpoison_bytes(where, sizeof(T));
+      if constexpr (std::is_nothrow_move_constructible_v<T>) {
+        ::new (where) T(std::move(object));
+        object.~T();
+      } else {
+        try {
+          ::new (where) T(std::move_if_noexcept(object));
+        } catch (...) {
+          detail::poison_bytes(where, sizeof(T));
+          // Undo: destroy the `moved` copies already made (they are the first live ones).
+          std::size_t undone = 0;
+          for (std::size_t d = 0; d < target.table.size(); ++d) {
+            detail::SlotTablePage& dst = target.table[d];
+            for (std::size_t dw = 0; dw < dst.words() && undone < moved; ++dw) {
+              for (std::uint64_t b = dst.occupied()[dw]; b != 0 && undone < moved; b &= b - 1) {
+                target.objects[d].object(dw * detail::bits_per_word + detail::lowest_bit(b))->~T();
+                ++undone;
               }
-              throw;
+              dst.occupied()[dw] = 0;
             }
           }
-          target.table[destination(index)].set_occupied(to_offset);
-          ++moved;
+          throw;
         }
       }
-    }
+      target.table[destination(index)].set_occupied(to_offset);
+      ++moved;
+    };
+    walk_slots_from<Visit::position_and_object>(target.first_page, move_one);
     if constexpr (!std::is_nothrow_move_constructible_v<T>) {
       destroy_originals(target.first_page);
     }
@@ -184,20 +176,12 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
       }
       store_.drop_all();
     } else {
-      for (std::size_t p = 0; p < table_.page_count(); ++p) {
-        const detail::SlotTablePage& meta = table_.page(p);
-        ObjectPage& page = objects_.page(p);
-        const auto base = static_cast<std::uint32_t>(p << table_.shift());
-        for (std::size_t w = 0; w < meta.words(); ++w) {
-          for (std::uint64_t bits = meta.occupied()[w]; bits != 0; bits &= bits - 1) {
-            const std::size_t offset = w * detail::bits_per_word + detail::lowest_bit(bits);
-            const std::uint32_t index = base + static_cast<std::uint32_t>(offset);
-            ::new (target.store.claim_reserved(index)) T(std::move(*page.object(offset)));
-            page.object(offset)->~T();
-            target.table[page_in(index)].set_occupied(index & target.mask);
-          }
-        }
-      }
+      const auto move_one = [&](std::uint32_t index, T& object) {
+        ::new (target.store.claim_reserved(index)) T(std::move(object));
+        object.~T();
+        target.table[page_in(index)].set_occupied(index & target.mask);
+      };
+      walk_slots_from<Visit::position_and_object>(0, move_one);
     }
     return moved;
   }
@@ -207,14 +191,8 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
 template <class T>
 void VectorPool<T>::destroy_originals(std::size_t first_page) noexcept {
   if constexpr (std::is_trivially_destructible_v<T>) return;
-  for (std::size_t p = first_page; p < table_.page_count(); ++p) {
-    const detail::SlotTablePage& meta = table_.page(p);
-    for (std::size_t w = 0; w < meta.words(); ++w) {
-      for (std::uint64_t bits = meta.occupied()[w]; bits != 0; bits &= bits - 1) {
-        objects_.page(p).object(w * detail::bits_per_word + detail::lowest_bit(bits))->~T();
-      }
-    }
-  }
+  const auto destroy = [](T& object) { object.~T(); };
+  walk_slots_from<Visit::object>(first_page, destroy);
 }
 
 template <class T>
