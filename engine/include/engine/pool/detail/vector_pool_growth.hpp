@@ -74,8 +74,8 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
       if (store_.boxed()) store_.reserve_boxes(1);  // heap: the new object's own memory
       meta.emplace(length);
       objects.emplace(state_.packed ? 0 : length);
-      if (pages == table_.page_table_capacity() || pages == objects_.page_table_capacity()) {  // geometric: O(1)
-                                                                                               // amortised
+      // Full page arrays grow geometrically (O(1) amortised), both together.
+      if (pages == table_.page_table_capacity() || pages == objects_.page_table_capacity()) {
         const std::size_t room = std::max<std::size_t>(8, pages * 2);
         table.reserve(room);
         object_table.reserve(room);
