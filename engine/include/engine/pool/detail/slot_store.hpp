@@ -10,7 +10,7 @@
 // Why pages: index = page * page_slots + offset in both layouts, so they share every code path
 // and a pool migrates between them with every handle kept. A stable growth allocates one object
 // page and one table page and touches nothing else: no O(n) copy, so the worst single emplace
-// stays short, and pointers to objects stay valid until their release.
+// stays short, and pointers to objects stay valid until their release or a layout change.
 //
 // It owns the page array and the one-page view (a one-page pool's objects, read by the pool's
 // get() without the page table), refreshed by every operation that changes the page count, and
