@@ -172,8 +172,9 @@ class PackedStore {
       if (at.boxes != nullptr) {  // heap: one pointer per object, as a std::vector<T*> loop reads them
         for (std::uint32_t k = begin; k < end; ++k) visit(k, *at.boxes[k]);
       } else {
-        for (std::uint32_t k = begin; k < end; ++k)
+        for (std::uint32_t k = begin; k < end; ++k) {
           visit(k, *std::launder(reinterpret_cast<Object*>(at.objects[k].bytes)));
+        }
       }
     }
   }

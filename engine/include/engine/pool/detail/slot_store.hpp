@@ -79,15 +79,8 @@ class SlotStore {
     pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(first), pages_.end());
     refresh_flat();
   }
-  // A layout change: `pages` replace pages [first_page...] (as many come as go when first_page > 0,
-  // so the array never reallocates then).
-  void adopt_pages(std::vector<Page>&& pages, std::size_t first_page) noexcept {
-    if (first_page == 0) {
-      pages_ = std::move(pages);
-    } else {
-      pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(first_page), pages_.end());
-      for (Page& page : pages) pages_.push_back(std::move(page));
-    }
+  void adopt_pages(std::vector<Page>&& pages, std::size_t first_page) noexcept {  // a layout change
+    replace_pages_from(pages_, std::move(pages), first_page);
     refresh_flat();
   }
   void clear() noexcept {  // every object already destroyed

@@ -71,6 +71,18 @@ void swap_page_arrays(std::vector<Page>& current, std::vector<Page>& spare) noex
   current.swap(spare);
 }
 
+// A layout change's pages replace `current`'s from `first_page` on. With first_page > 0 as many
+// come as go, so the array keeps its buffer and nothing allocates.
+template <class Page>
+void replace_pages_from(std::vector<Page>& current, std::vector<Page>&& pages, std::size_t first_page) noexcept {
+  if (first_page == 0) {
+    current = std::move(pages);
+  } else {
+    current.erase(current.begin() + static_cast<std::ptrdiff_t>(first_page), current.end());
+    for (Page& page : pages) current.push_back(std::move(page));
+  }
+}
+
 class SlotTable {
   enum class Array { free_stack, pending, queue_positions };  // the per-slot arrays split across the pages
   template <Array A>
@@ -216,12 +228,7 @@ class SlotTable {
   // come, so with first_page > 0 nothing else moves), with the geometry they were built for.
   void adopt_pages(std::vector<SlotTablePage>&& pages, std::size_t first_page, unsigned shift, std::uint32_t mask,
                    std::uint32_t capacity) noexcept {
-    if (first_page == 0) {
-      pages_ = std::move(pages);
-    } else {
-      pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(first_page), pages_.end());
-      for (SlotTablePage& page : pages) pages_.push_back(std::move(page));
-    }
+    replace_pages_from(pages_, std::move(pages), first_page);
     shift_ = shift;
     mask_ = mask;
     capacity_ = capacity;
