@@ -183,6 +183,42 @@ TEST(SlotStore, TheOnePageViewFollowsThePageCount) {
   EXPECT_EQ(pool.objects.flat_slots(), nullptr);
 }
 
+// locate() answers where the pool's emplace, release and get() go: the object's bytes in its
+// page and the generation and occupancy word in the table's page, through the one-page views
+// when there is one page and through both page arrays otherwise; the same answer either way.
+TEST(SlotStore, LocateFindsTheObjectAndItsMetadataOnOnePageAndAcrossPages) {
+  for (const std::size_t pages : {std::size_t{1}, std::size_t{3}}) {
+    SCOPED_TRACE(pages);
+    Pool pool(pages, pages == 1 ? 192 : 64);  // 192 slots either way
+    std::vector<PoolHandle> handles;
+    for (int v = 0; v < 150; ++v) handles.push_back(pool.emplace(v));
+    pool.release(70);  // a dead slot: its occupancy bit is clear, its generation moved on
+    const Store::Flat flat = pool.objects.flat(pool.table);
+    EXPECT_EQ(flat.slots != nullptr, pages == 1);
+    EXPECT_EQ(flat.generations != nullptr, pages == 1);
+    for (const std::uint32_t index : {0u, 63u, 64u, 70u, 129u, 149u}) {
+      const Store::Ref at = pool.objects.locate(pool.table, index);
+      const std::size_t page = pool.table.page_of(index);
+      const std::size_t offset = pool.table.offset_of(index);
+      EXPECT_EQ(at.bytes(), pool.objects.page(page).raw(offset));
+      EXPECT_EQ(at.generations + at.offset, &pool.table.generation(index));
+      EXPECT_EQ(test_bit(at.occupied, at.offset), index != 70);
+      if (index != 70) {
+        EXPECT_EQ(at.object()->value, static_cast<int>(index));
+        EXPECT_EQ(at.generations[at.offset], handles[index].generation);
+      } else {
+        EXPECT_NE(at.generations[at.offset], handles[index].generation);
+      }
+      if (pages == 1) {  // the view gives the very same place
+        const Store::Ref viewed = flat.at(index);
+        EXPECT_EQ(viewed.bytes(), at.bytes());
+        EXPECT_EQ(viewed.generations + viewed.offset, at.generations + at.offset);
+        EXPECT_EQ(viewed.occupied, at.occupied);
+      }
+    }
+  }
+}
+
 TEST(SlotStore, BytesCountThePageArrayAndEveryPage) {
   Pool pool(3, 64);
   const std::size_t expected =

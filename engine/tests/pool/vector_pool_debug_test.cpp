@@ -44,7 +44,7 @@ TEST_P(DebugChecks, MessageNamesFileAndLine) {
   VectorPool<Tracked> pool(policy(GetParam()));
   const PoolHandle h = *pool.emplace(1);
   pool.release(h);
-  EXPECT_DEATH(pool.release(h), R"(vector_pool_class\.hpp:[0-9]+: engine pool check failed: )");
+  EXPECT_DEATH(pool.release(h), R"(vector_pool_emplace\.hpp:[0-9]+: engine pool check failed: )");
 }
 
 TEST_P(DebugChecks, DoubleReleaseAborts) {

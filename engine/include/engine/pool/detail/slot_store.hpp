@@ -60,6 +60,38 @@ class SlotStore {
     return total;
   }
 
+  // Where slot `index` lives: its object slot here and its metadata in the slot table. One-page
+  // pools (contiguous, or stable before their first growth) answer from the two one-page views,
+  // one load shorter than through the page tables, which matters on the handle -> generation
+  // chain every release and get() waits on; the branch rarely changes between calls, so it
+  // predicts well. The packed layouts ask it for the metadata alone (their object pages are empty).
+  struct Ref {
+    Slot* slots;
+    std::uint32_t* generations;
+    std::uint64_t* occupied;
+    std::size_t offset;  // ...the slot's offset in each
+    SlotTable::SlotMeta meta() const noexcept { return {generations, occupied, offset}; }
+    void* bytes() const noexcept { return slots[offset].bytes; }
+    T* object() const noexcept { return std::launder(reinterpret_cast<T*>(slots[offset].bytes)); }
+  };
+  struct Flat {  // a one-page pool's objects and metadata, all null with several pages: kept in
+                 // locals by loops that would otherwise reload the views after every store
+    Slot* slots;
+    std::uint32_t* generations;
+    std::uint64_t* occupied;
+    Ref at(std::uint32_t index) const noexcept { return Ref{slots, generations, occupied, index}; }
+  };
+  Flat flat(const SlotTable& table) const noexcept {
+    return Flat{flat_, table.flat().generations, table.flat().occupied};
+  }
+  ENGINE_POOL_HOT Ref locate(const SlotTable& table, std::uint32_t index) const noexcept {
+    const SlotTable::Flat& one_page = table.flat();
+    if (one_page.generations != nullptr) return Ref{flat_, one_page.generations, one_page.occupied, index};
+    const std::size_t p = table.page_of(index);
+    auto& meta = const_cast<SlotTablePage&>(table.page(p));
+    return Ref{const_cast<Slot*>(pages_[p].slots()), meta.generations(), meta.occupied(), table.offset_of(index)};
+  }
+
   // Page-array changes, in step with the slot table's operations of the same names.
   std::size_t page_table_capacity() const noexcept { return pages_.capacity(); }
   void reserve_pages(std::size_t pages) { pages_.reserve(pages); }  // throws bad_alloc, changing nothing

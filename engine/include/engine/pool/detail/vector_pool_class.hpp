@@ -3,20 +3,20 @@
 // out-of-line members (this header alone declares them; each detail/vector_pool_*.hpp slice
 // includes it and defines its share). Part of the header-only pool library (engine::pool).
 //
-// This file is the face: the API with the contracts its comments document, and the hot paths
-// (emplace, release, get, erase_if, the walks), which read the layout once per call and hand
-// the work to the layer that owns it:
+// This file is the face: the API with the contracts its comments document. Every call reads
+// the layout once (per call, or per walk) and hands the work to the layer that owns it:
 // - detail::SlotTable (detail/slot_table.hpp), the half that knows no T: handles and
 //   generations, occupancy bits, the LIFO free stack, the release_later() queue. Tested alone.
 // - detail::SlotStore<T> (detail/slot_store.hpp), the objects of contiguous and stable: one
 //   raw slot per table slot, one page or many, and the walk in slot order.
 // - detail::PackedStore<T> (detail/packed_store.hpp), the objects of packed, packed_pages and
 //   heap: dense positions (pointers, for heap) behind a sparse index, and the dense walk.
-// The other members are defined by concern in the other detail/vector_pool_*.hpp files:
-// lifetime (constructors, moves, clear), iterator (range-for and the other read-only walks),
-// growth, layout (layouts, migration, packed relocation), free_stack, release_queue, validate
-// (stats and validate()), parallel (the chunked passes). Why each layer is built as it is, its
-// header says.
+// The members are defined by concern in the detail/vector_pool_*.hpp files: emplace (emplace,
+// release, erase_if: the hot paths), access (get, the lookups, for_each), lifetime
+// (constructors, moves, clear), iterator (range-for and the other read-only walks), growth,
+// layout (layouts, migration, packed relocation), free_stack, release_queue, validate (stats
+// and validate()), parallel (the chunked passes). Why each layer is built as it is, its header
+// says.
 //
 // Objects are built in place in raw, aligned slots with T's own constructor, so any T works
 // (move-only, no default constructor, alignas(64)) and nothing is default-constructed and then
@@ -42,8 +42,9 @@
 #include <engine/pool/detail/depth_scope.hpp>
 #include <engine/pool/detail/generation.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
-#include <engine/pool/detail/packed_store.hpp>
 #include <engine/pool/detail/object_page.hpp>
+#include <engine/pool/detail/packed_store.hpp>
+#include <engine/pool/detail/pending_layout.hpp>
 #include <engine/pool/detail/slot_store.hpp>
 #include <engine/pool/detail/slot_table.hpp>
 #include <engine/pool/detail/walk.hpp>
@@ -248,21 +249,9 @@ class VectorPool {
   bool validate() const;             // walks every invariant (O(capacity)); true if all hold
 
  private:
-  friend struct detail::PoolTestAccess;  // tests only: set a slot's generation near the wrap
-  struct Layout {                        // a storage arrangement being built before it replaces the current one
-    // Replace pages [first_page...] of the table and of objects_; first_page > 0 only with the
-    // same page size. Packed: the object pages are empty, the objects go in `store`.
-    std::vector<detail::SlotTablePage> table;
-    std::vector<ObjectPage> objects;
-    bool packed = false;
-    Store store;
-    std::size_t first_page = 0;
-    unsigned shift = detail::SlotTable::one_page_shift;
-    std::uint32_t mask = 0xFFFFFFFFu;
-    std::uint32_t capacity = 0;
-    std::size_t bytes = 0;
-  };
-  struct Counters {  // live objects = emplaces - releases, so no separate live count to update
+  friend struct detail::PoolTestAccess;     // tests only: set a slot's generation near the wrap
+  using Layout = detail::PendingLayout<T>;  // a storage arrangement built beside the current one
+  struct Counters {                         // live objects = emplaces - releases, so no separate live count to update
     std::uint64_t emplaces = 0, releases = 0, failed_emplaces = 0, failed_releases = 0, refused_during_iteration = 0,
                   growth_events = 0;
     std::uint32_t peak_used = 0;  // == peak live: a slot is bumped only when all below are live
@@ -281,78 +270,24 @@ class VectorPool {
 
   static GrowthPolicy normalized(GrowthPolicy policy) noexcept;
 
-  // Where slot `index` lives: its object slot (objects_; unused in the packed layouts) and its
-  // metadata in the slot table. One-page pools (contiguous, or stable before their first
-  // growth) answer from pointers cached beside the table's own one-page view, one load shorter
-  // than going through the page tables, which matters on the handle -> generation chain every
-  // release and get() waits on; the branch rarely changes between calls, so it predicts well.
-  struct SlotRef {
-    typename ObjectPage::Slot* slots;
-    std::uint32_t* generations;
-    std::uint64_t* occupied;
-    std::size_t offset;  // ...the slot's offset in each
-    detail::SlotTable::SlotMeta meta() const noexcept { return {generations, occupied, offset}; }
-  };
-  struct FlatView {  // a one-page pool: page 0's objects and metadata; all null with several pages
-    typename ObjectPage::Slot* slots;
-    std::uint32_t* generations;
-    std::uint64_t* occupied;
-  };
-  FlatView flat_view() const noexcept {
-    return FlatView{objects_.flat_slots(), table_.flat().generations, table_.flat().occupied};
-  }
-  ENGINE_POOL_HOT SlotRef locate(std::uint32_t index) const noexcept {
-    const detail::SlotTable::Flat& flat = table_.flat();
-    if (flat.generations != nullptr) return SlotRef{objects_.flat_slots(), flat.generations, flat.occupied, index};
-    const std::size_t page = table_.page_of(index);
-    auto& meta = const_cast<detail::SlotTablePage&>(table_.page(page));
-    return SlotRef{const_cast<ObjectPage&>(objects_.page(page)).slots(), meta.generations(), meta.occupied(),
-                   table_.offset_of(index)};
-  }
-  // Always inlined: out of line, GCC sees a void function with no side effects and deletes the call.
-  ENGINE_POOL_HOT void prefetch_slot(std::uint32_t index) noexcept {  // object and generation, for writing
-    const SlotRef at = locate(index);
-    if (state_.packed) {
-      store_.prefetch_position(index);  // the object goes at the back (warm); its position entry is cold
-    } else {
-      ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
-    }
-    ENGINE_POOL_PREFETCH_WRITE(at.generations + at.offset);
-  }
-  // What a release writes: the generation and the occupancy word, and the object only if its
-  // destructor (or the debug fill) touches it. Prefetching an untouched object would spend a
-  // memory access, and a miss-buffer slot, on nothing.
+  using SlotRef = typename Objects::Ref;  // where slot `index` lives (SlotStore::locate)
+  using FlatView = typename Objects::Flat;
+  FlatView flat_view() const noexcept { return objects_.flat(table_); }
+  ENGINE_POOL_HOT SlotRef locate(std::uint32_t index) const noexcept { return objects_.locate(table_, index); }
+  // Prefetches for emplace (the slot a few pops on) and for releases in a batch (detail/vector_pool_emplace.hpp).
+  ENGINE_POOL_HOT void prefetch_slot(std::uint32_t index) noexcept;
   static constexpr bool release_touches_object =
       !std::is_trivially_destructible_v<T> || ENGINE_POOL_DEBUG != 0 || detail::asan_poisoning;
   template <bool Packed>
-  ENGINE_POOL_HOT void prefetch_release_in(std::uint32_t index) noexcept {
-    const SlotRef at = locate(index);
-    if constexpr (release_touches_object && !Packed) ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
-    ENGINE_POOL_PREFETCH_WRITE(at.generations + at.offset);
-    ENGINE_POOL_PREFETCH_WRITE(at.occupied + at.offset / detail::bits_per_word);
-  }
-  // ENGINE_POOL_VALIDATE's self-check after a mutation, for the outermost call only. Inside T's
-  // constructor or destructor (callbacks_ counts how deep) an outer call is half-way through
-  // its own objects (erase_if's victims are dead but not yet counted or freed; a flush is
-  // mid-queue), and validate() would report that as broken. The outer call checks when it
-  // completes, so a corruption made inside a callback is still found, one call later.
-  bool valid_or_nested() const { return callbacks_ != 0 || validate(); }
-  static T* object_at(const SlotRef& at) noexcept {
-    return std::launder(reinterpret_cast<T*>(at.slots[at.offset].bytes));
-  }
+  ENGINE_POOL_HOT void prefetch_release_in(std::uint32_t index) noexcept;
+  bool valid_or_nested() const;  // ENGINE_POOL_VALIDATE's self-check (detail/vector_pool_validate.hpp)
   ENGINE_POOL_COLD const T* get_slow(PoolHandle handle) const noexcept;  // stale, or a stable pool of several pages
 
-  // A teardown (clear(), ~VectorPool) kills an object by stepping its slot's generation by 3,
-  // where a release steps it by 1 (both leave it even: free), and first steps every slot already
-  // free by 4. So while it runs, "dead at exactly handle + 3" means "destroyed by this
-  // teardown": an owner's release of it is the legal tree-of-PoolPtr pattern, not a bug (see
-  // "Reentrancy"). A handle released before the teardown or during it (+1, +5, ...) is not.
+  // Generation steps of a teardown (clear(), ~VectorPool), where a release steps by 1: see
+  // destroyed_by_this_teardown (detail/vector_pool_lifetime.hpp).
   static constexpr std::uint32_t teardown_kill_step = 3;
   static constexpr std::uint32_t teardown_free_step = 4;
-  bool destroyed_by_this_teardown(PoolHandle handle) const noexcept {
-    return tearing_down_ && detail::is_live_generation(handle.generation) && handle.index < table_.used() &&
-           table_.generation(handle.index) == handle.generation + teardown_kill_step;
-  }
+  bool destroyed_by_this_teardown(PoolHandle handle) const noexcept;
 
   template <class RollBack, class... Args>
   void build_object(void* where, RollBack&& roll_back, Args&&... args);
@@ -375,13 +310,7 @@ class VectorPool {
   ENGINE_POOL_COLD PoolHandle emplace_with_growth(Args&&... args);  // null handle: refused
   template <bool Packed>
   void release_slot_in(std::uint32_t index) noexcept;  // the layout family chosen by the caller, once per call
-  void release_slot(std::uint32_t index) noexcept {
-    if (state_.packed) {
-      release_slot_in<true>(index);
-    } else {
-      release_slot_in<false>(index);
-    }
-  }
+  void release_slot(std::uint32_t index) noexcept;
   void destroy_dead(void* where) noexcept;
   bool refuse_immovable(const char* what) noexcept;
   void release_listed(std::uint32_t from, std::uint32_t count) noexcept;
@@ -448,436 +377,5 @@ class VectorPool {
   std::vector<detail::ChunkList> chunk_victims_;  // erase_if_chunked's per-chunk victim lists (kept)
   GrowthListener listener_;
 };
-
-// ===== Emplace / release =================================================================
-
-// Builds T(args...) at `where` (T{args...} for an aggregate: detail/construct.hpp) as a
-// constructor the pool runs (CallbackScope: see "Reentrancy"). If it throws, roll_back() undoes
-// the caller's claim, still inside that scope, and the exception goes on. Every emplace path
-// builds through it; they differ only in what they undo.
-template <class T>
-template <class RollBack, class... Args>
-ENGINE_POOL_HOT void VectorPool<T>::build_object(void* where, RollBack&& roll_back, Args&&... args) {
-  CallbackScope scope(callbacks_);
-  if constexpr (detail::is_nothrow_emplace_constructible<T, Args&&...>()) {
-    static_cast<void>(roll_back);
-    detail::emplace_construct<T>(where, std::forward<Args>(args)...);
-  } else {
-    try {
-      detail::emplace_construct<T>(where, std::forward<Args>(args)...);
-    } catch (...) {
-      roll_back();
-      throw;
-    }
-  }
-}
-
-// The slot at `index` is claimed (SlotTable::claim: off the free stack, or bumped, with a free generation)
-// before T's constructor runs, so a constructor that emplaces gets another slot; the object
-// is committed (generation odd, bit set) only once it exists.
-template <class T>
-template <class... Args>
-ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_claimed(std::uint32_t index, const SlotRef& at,
-                                                            bool from_free_stack, Args&&... args) {
-  void* const where = at.slots[at.offset].bytes;
-  detail::unpoison_bytes(where, sizeof(T));
-  build_object(
-      where, [&] { unclaim(index, where, from_free_stack); }, std::forward<Args>(args)...);
-  // `at` is still right: nothing relocates while a constructor runs, and pages never move.
-  return commit_emplace(index, at);
-}
-
-// Packed: the object is built at the back of the dense array, whose position is claimed
-// first (a constructor that emplaces gets the next one). While a constructor runs, release()
-// is refused (see refuse_release_while_building): filling a hole moves the last object,
-// which may be the one under construction.
-template <class T>
-template <class... Args>
-ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_packed(std::uint32_t index, const SlotRef& at, bool from_free_stack,
-                                                           Args&&... args) {
-  void* const where = store_.claim_back(index);
-  if (where == nullptr) {  // heap: its allocation failed
-    unclaim(index, nullptr, from_free_stack);
-    ++state_.counters.failed_emplaces;
-    return PoolHandle{};
-  }
-  ++building_;
-  build_object(
-      where,
-      [&] {
-        --building_;
-        store_.unclaim(store_.position_of(index));  // objects its nested emplaces built stay
-        unclaim(index, nullptr, from_free_stack);
-      },
-      std::forward<Args>(args)...);
-  --building_;
-  return commit_emplace(index, at);
-}
-
-template <class T>
-ENGINE_POOL_HOT PoolHandle VectorPool<T>::commit_emplace(std::uint32_t index, const SlotRef& at) noexcept {
-  state_.counters.peak_used = std::max(state_.counters.peak_used, table_.used());  // a no-op unless bumped
-  const PoolHandle handle = detail::SlotTable::commit(at.meta(), index);
-  ++state_.counters.emplaces;
-  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after emplace");
-  return handle;
-}
-
-// Inlined into the caller on purpose, and shaped so that only a PoolHandle (one 64-bit
-// register) flows through the branches: GCC 12 merges optionals from several return paths
-// through the stack, and reloading them stalls on store forwarding (that was most of an
-// emplace's cost in the churn benchmark).
-template <class T>
-template <class... Args>
-ENGINE_POOL_ENTRY std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... args) {
-  ENGINE_POOL_ASSERT(parallel_passes_ == 0, "emplace() inside a chunked pass: its tasks run in parallel");
-  PoolHandle handle;
-  if (table_.can_claim()) {
-    // One construction path for both sources keeps emplace() small enough for GCC to inline
-    // where it pays, without forcing it into every caller (see ENGINE_POOL_ENTRY).
-    const detail::SlotTable::Claim claim = table_.claim();  // before T exists: its constructor may emplace
-    // LIFO hands back the warmest slot; in a big pool the one a few pops on is cold, so ask now.
-    if (claim.from_free_stack && table_.capacity() >= prefetch_threshold && table_.free_count() >= prefetch_distance) {
-      prefetch_slot(table_.stack_entry(table_.free_count() - prefetch_distance));
-    }
-    const SlotRef at = locate(claim.index);
-    if (state_.packed) {
-      handle = construct_packed(claim.index, at, claim.from_free_stack, std::forward<Args>(args)...);
-    } else {
-      handle = construct_claimed(claim.index, at, claim.from_free_stack, std::forward<Args>(args)...);
-    }
-  } else {
-    handle = emplace_with_growth(std::forward<Args>(args)...);
-  }
-  if (handle.is_null()) return std::nullopt;
-  return handle;
-}
-
-template <class T>
-template <class... Args>
-PoolPtr<T> VectorPool<T>::acquire(Args&&... args) {
-  const std::optional<PoolHandle> handle = emplace(std::forward<Args>(args)...);
-  return handle ? PoolPtr<T>(*this, *handle) : PoolPtr<T>();
-}
-
-// Dead before its destructor runs: a destructor that looks itself up finds a stale handle,
-// and the slot goes on the free stack only afterwards, so an emplace from the destructor
-// cannot be handed the slot that is still being torn down.
-template <class T>
-template <bool Packed>
-ENGINE_POOL_HOT void VectorPool<T>::release_slot_in(std::uint32_t index) noexcept {
-  const SlotRef at = locate(index);
-  detail::SlotTable::retire(at.meta());  // every handle to it is stale now
-  ++state_.counters.releases;
-  if constexpr (Packed) {
-    destroy_packed(index);
-  } else {
-    destroy_dead(at.slots[at.offset].bytes);  // `at` survives: nothing relocates under a destructor
-  }
-  table_.push_free(index);
-}
-
-// Packed: the dead object leaves the dense array (the last one fills its place) before its
-// destructor runs, on a copy moved out to the stack: so the destructor may release, emplace
-// or look anything up, and no object in the array is ever half-destroyed. That costs one
-// more move of T per release, only when T has a destructor.
-template <class T>
-ENGINE_POOL_HOT void VectorPool<T>::destroy_packed(std::uint32_t index) noexcept {
-  if constexpr (std::is_trivially_destructible_v<T>) {
-    store_.drop(index);
-  } else {
-    typename Store::Slot taken;
-    T* const object = store_.take_out(index, taken);
-    CallbackScope scope(callbacks_);
-    object->~T();
-    store_.dispose(object);  // heap: frees it
-  }
-}
-
-// Inside a packed pool's T constructor a release would fill its hole with the last object,
-// which may be the one being built: refused (release_later() is fine; flush afterwards).
-template <class T>
-bool VectorPool<T>::refuse_release_while_building() noexcept {
-  if (building_ == 0) return false;
-  ENGINE_POOL_ASSERT(false,
-                     "release() or flush_releases() inside T's constructor in a packed pool; use release_later()");
-  ++state_.counters.refused_during_iteration;
-  return true;
-}
-
-// Runs the destructor of an object already marked dead, then poisons its slot.
-template <class T>
-ENGINE_POOL_HOT void VectorPool<T>::destroy_dead(void* where) noexcept {
-  if constexpr (!std::is_trivially_destructible_v<T>) {
-    CallbackScope scope(callbacks_);
-    std::launder(reinterpret_cast<T*>(where))->~T();
-  }
-  detail::mark_slot_released(where, sizeof(T));
-}
-
-// A T that can be neither moved nor copied stays where it was built: a layout change that
-// would move a live one is refused. An empty pool moves nothing, so it may change layout.
-template <class T>
-bool VectorPool<T>::refuse_immovable(const char* what) noexcept {
-  if constexpr (std::is_move_constructible_v<T>) {
-    static_cast<void>(what);
-    return false;
-  } else {
-    if (empty()) return false;
-    ENGINE_POOL_ASSERT(false, what);
-    return true;
-  }
-}
-
-template <class T>
-bool VectorPool<T>::refuse_mid_pass(const char* what, bool releases_allowed) noexcept {
-  if (iterating_ == 0 && (releases_allowed || callbacks_ == 0)) return false;
-  ENGINE_POOL_ASSERT(false, what);
-  ++state_.counters.refused_during_iteration;
-  return true;
-}
-
-template <class T>
-ENGINE_POOL_ENTRY bool VectorPool<T>::release(PoolHandle handle) noexcept {
-  ENGINE_POOL_ASSERT(parallel_passes_ == 0, "release() inside a chunked pass: its tasks run in parallel");
-  if (refuse_mid_pass("release() inside for_each/erase_if; use release_later() + flush_releases() or erase_if()",
-                      true)) {
-    return false;
-  }
-  if (refuse_release_while_building()) return false;
-  if (!table_.is_live(handle)) {
-    if (destroyed_by_this_teardown(handle)) return false;  // an owner outlived what it owns: nothing to do
-    ++state_.counters.failed_releases;
-    ENGINE_POOL_ASSERT(handle.is_null(), "release() of a stale, foreign or already released handle");
-    return false;
-  }
-  release_slot(handle.index);
-  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after release");
-  return true;
-}
-
-// The victims are listed in the free stack's own arrays, above the stack (SlotTable::TopList),
-// so erase_if never allocates. Written downwards in address order, the list reads upwards
-// highest index first, which is the order to push them in: the lowest freed slot ends on top
-// of the stack, and the pool refills from the front, in address order. Packed lists dense
-// positions instead (see release_listed_positions): its pass reads the objects alone, and its
-// release phase need not look each victim's position up.
-template <class T>
-template <class Pred>
-std::size_t VectorPool<T>::erase_if(Pred pred) {
-  if (refuse_mid_pass("erase_if() inside for_each/erase_if; it would release mid-pass")) return 0;
-  detail::SlotTable::TopList doomed(table_);  // listed by where they sit: slot index, or packed's dense position
-  if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
-    if (state_.packed) {  // the handle comes from the dense entry; the list keeps the position
-      auto collect = [&](std::uint32_t position, T& object) {
-        const std::uint32_t index = store_.index_at(position);
-        if (pred(PoolHandle{index, table_.generation(index)}, object)) doomed.push(position);
-      };
-      visit_live<Visit::position_and_object>(*this, collect);
-    } else {
-      auto collect = [&](PoolHandle handle, T& object) {
-        if (pred(handle, object)) doomed.push(handle.index);
-      };
-      visit_live<Visit::handle_and_object>(*this, collect);
-    }
-  } else {  // no handle wanted: the pass reads the objects alone (no generations, no dense entries)
-    auto collect = [&](std::uint32_t position, T& object) {
-      if (pred(object)) doomed.push(position);
-    };
-    visit_live<Visit::position_and_object>(*this, collect);
-  }
-  release_doomed(doomed.first(), doomed.size());
-  ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after erase_if");
-  return doomed.size();
-}
-
-// erase_if's phase two (and erase_if_chunked's): the victims are stack entries [from, from +
-// doomed), highest walk position first, at the top of the stack arrays (see erase_if).
-template <class T>
-void VectorPool<T>::release_doomed(std::uint32_t from, std::uint32_t doomed) noexcept {
-  // Entry from + k moves down to the k-th push's own place, free_count + k (never
-  // above where it came from, so the copy never overwrites an entry not yet read).
-  if constexpr (std::is_trivially_destructible_v<T>) {
-    if (state_.packed) {
-      release_listed_positions(from, doomed);
-    } else {
-      release_listed(from, doomed);  // no destructor runs, so nothing can call back in
-    }
-  } else {
-    if (state_.packed) {  // destructors may move objects: name the victims by slot index first
-      for (std::uint32_t k = 0; k < doomed; ++k) {
-        table_.stack_entry(from + k) = store_.index_at(table_.stack_entry(from + k));
-      }
-    }
-    // Destructors may call back into the pool. Every victim is marked dead first, so a
-    // destructor that release()s another victim is refused (stale: a double release), and
-    // the releases that do succeed (of objects not on the list) are fewer than the entries
-    // between the stack's top and the list, so their pushes never reach an unread entry.
-    for (std::uint32_t k = 0; k < doomed; ++k) {
-      detail::SlotTable::retire(table_.locate(table_.stack_entry(from + k)));
-    }
-    const auto destroy_all = [&](auto packed_layout) {  // the layout read once, not per victim
-      for (std::uint32_t k = 0; k < doomed; ++k) {
-        const std::uint32_t index = table_.stack_entry(from + k);
-        if constexpr (decltype(packed_layout)::value) {  // the last object (maybe another victim, dead) fills the hole
-          destroy_packed(index);
-        } else {
-          const SlotRef at = locate(index);
-          destroy_dead(at.slots[at.offset].bytes);
-        }
-        ++state_.counters.releases;
-        table_.push_free(index);  // only now can an emplace take the slot
-      }
-    };
-    if (state_.packed) {
-      destroy_all(std::true_type{});
-    } else {
-      destroy_all(std::false_type{});
-    }
-  }
-}
-
-// ===== Access ============================================================================
-
-// The live, one-page case is all that stays inline; the rest (stale handles, paged stable
-// pools) is out of line. Small enough, get() is inlined into a caller's lookup loop, and a
-// loop of fewer instructions keeps more lookups' cache misses in flight at once: shuffled 1M
-// lookups ran about 1.2x faster in every layout (handle_get_bench, against slot_map). The
-// fast path spells is_live()'s checks out on the one-page view instead of calling it: written
-// as `flat && is_live(handle)` plus object_at(locate()), GCC 12 no longer inlines get().
-template <class T>
-const T* VectorPool<T>::get(PoolHandle handle) const noexcept {
-  const detail::SlotTable::Flat& flat = table_.flat();
-  if (flat.generations != nullptr && handle.index < table_.used() &&
-      flat.generations[handle.index] == handle.generation &&
-      detail::is_live_generation(handle.generation)) {         // one page: contiguous, packed, stable before it grew
-    if (state_.packed) return store_.object_of(handle.index);  // the slot's position, then the object: one load more
-    return std::launder(reinterpret_cast<const T*>(objects_.flat_slots()[handle.index].bytes));
-  }
-  return get_slow(handle);
-}
-
-template <class T>
-const T* VectorPool<T>::get_slow(PoolHandle handle) const noexcept {
-  if (table_.flat().generations == nullptr && table_.is_live(handle)) {  // several pages: stable, packed_pages
-    return state_.packed ? store_.object_of(handle.index) : object_at(locate(handle.index));
-  }
-  ++state_.stale_gets;
-  return nullptr;
-}
-
-template <class T>
-T* VectorPool<T>::get(PoolHandle handle) noexcept {
-  return const_cast<T*>(static_cast<const VectorPool&>(*this).get(handle));
-}
-
-template <class T>
-bool VectorPool<T>::contains(PoolHandle handle) const noexcept {
-  return table_.is_live(handle);
-}
-
-template <class T>
-PoolHandle VectorPool<T>::handle_at(std::size_t index) const noexcept {
-  if (index >= table_.used()) return PoolHandle{};
-  const auto i = static_cast<std::uint32_t>(index);
-  const std::uint32_t g = table_.generation(i);
-  return detail::is_live_generation(g) ? PoolHandle{i, g} : PoolHandle{};
-}
-
-template <class T>
-const T* VectorPool<T>::get_at(std::size_t index) const noexcept {
-  if (index >= table_.used()) return nullptr;
-  const auto i = static_cast<std::uint32_t>(index);
-  // Live is asked of the occupancy bit, not the generation (both change together): a walk in
-  // slot order then reads one bit per object beside it, not four bytes, and at random the
-  // bits (1/32 of the generations' size) stay in cache.
-  const SlotRef at = locate(i);
-  if (!detail::test_bit(at.occupied, at.offset)) return nullptr;
-  if (state_.packed) return store_.object_of(i);
-  return object_at(at);
-}
-
-template <class T>
-T* VectorPool<T>::get_at(std::size_t index) noexcept {
-  return const_cast<T*>(static_cast<const VectorPool&>(*this).get_at(index));
-}
-
-template <class T>
-template <class F>
-void VectorPool<T>::for_each_listed(const std::uint32_t* indices, std::size_t count, F&& f) {
-  IterationScope scope(iterating_);
-  visit_listed(indices, 0, count, f);
-}
-
-// Entries [first, last) of a listed pass; the caller holds the IterationScope.
-template <class T>
-template <class F>
-void VectorPool<T>::visit_listed(const std::uint32_t* indices, std::size_t first, std::size_t last, F& f) {
-  const std::uint32_t used = table_.used();  // the listed slots were handed out before the pass
-  if (!state_.packed && table_.flat().occupied != nullptr) {
-    // One page, whose arrays stay put for the pass: relocating growth is refused inside it,
-    // and stable growth adds pages beside this one.
-    typename ObjectPage::Slot* const slots = objects_.flat_slots();
-    const std::uint64_t* const occupied = table_.flat().occupied;
-    for (std::size_t k = first; k < last; ++k) {
-      const std::uint32_t i = indices[k];
-      if (i < used && detail::test_bit(occupied, i)) {
-        f(k, std::launder(reinterpret_cast<T*>(slots[i].bytes)));  // two calls: each inlined f knows its case
-      } else {
-        f(k, static_cast<T*>(nullptr));
-      }
-    }
-    return;
-  }
-  for (std::size_t k = first; k < last; ++k) f(k, get_at(indices[k]));
-}
-
-// ===== Iteration =========================================================================
-
-template <class T>
-template <typename VectorPool<T>::Visit How, class Self, class F>
-void VectorPool<T>::visit_live(Self& self, F& f) {
-  IterationScope scope(self.iterating_);
-  visit_positions<How>(self, 0, all_positions, f);
-}
-
-// The live objects at walk positions [first, last): dense positions in the packed layouts,
-// slot indices otherwise (there first and last are multiples of 64, or last is all_positions,
-// so whole occupancy words are read). The layout is read once per walk; each layout's store
-// has its own loop (PackedStore::walk, SlotStore::walk). Opens no IterationScope: the caller
-// holds one, so erase_if_chunked's tasks may walk disjoint ranges at once.
-template <class T>
-template <typename VectorPool<T>::Visit How, class Self, class F>
-void VectorPool<T>::visit_positions(Self& self, std::uint64_t first, std::uint64_t last, F& f) {
-  using Ref = std::conditional_t<std::is_const_v<Self>, const T&, T&>;
-  if (self.state_.packed) {
-    const detail::SlotTable& table = self.table_;
-    const auto generation_of = [&table](std::uint32_t index) { return table.generation(index); };
-    auto& store = const_cast<Store&>(self.store_);  // Ref says whether f may write
-    store.template walk<How, Ref>(store.size(), first, last, generation_of, f);
-  } else {
-    self.objects_.template walk<How, Ref>(self.table_, first, last, f);
-  }
-}
-
-template <class T>
-template <class F>
-void VectorPool<T>::for_each(F&& f) {
-  if constexpr (std::is_invocable_v<F&, PoolHandle, T&>) {
-    visit_live<Visit::handle_and_object>(*this, f);
-  } else {
-    visit_live<Visit::object>(*this, f);
-  }
-}
-
-template <class T>
-template <class F>
-void VectorPool<T>::for_each(F&& f) const {
-  if constexpr (std::is_invocable_v<F&, PoolHandle, const T&>) {
-    visit_live<Visit::handle_and_object>(*this, f);
-  } else {
-    visit_live<Visit::object>(*this, f);
-  }
-}
 
 }  // namespace engine

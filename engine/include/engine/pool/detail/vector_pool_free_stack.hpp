@@ -32,8 +32,7 @@ void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noex
     for (std::uint32_t i = 0; i < length; ++i) {
       if (prefetch && i + prefetch_distance < length) prefetch_release_in<false>(source.first[i + prefetch_distance]);
       const std::uint32_t index = source.first[i];
-      const SlotRef at =
-          flat.generations != nullptr ? SlotRef{flat.slots, flat.generations, flat.occupied, index} : locate(index);
+      const SlotRef at = flat.generations != nullptr ? flat.at(index) : locate(index);
       detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
       detail::SlotTable::retire(at.meta());
       if (push.length == 0) push = table_.stack_run(free_count);

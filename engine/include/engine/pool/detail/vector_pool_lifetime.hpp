@@ -8,6 +8,18 @@
 
 namespace engine {
 
+// A teardown (clear(), ~VectorPool) kills an object by stepping its slot's generation by 3
+// (teardown_kill_step), where a release steps it by 1 (both leave it even: free), and first
+// steps every slot already free by 4 (teardown_free_step). So while it runs, "dead at exactly
+// handle + 3" means "destroyed by this teardown": an owner's release of it is the legal
+// tree-of-PoolPtr pattern, not a bug (see "Reentrancy"). A handle released before the teardown
+// or during it (+1, +5, ...) is not.
+template <class T>
+inline bool VectorPool<T>::destroyed_by_this_teardown(PoolHandle handle) const noexcept {
+  return tearing_down_ && detail::is_live_generation(handle.generation) && handle.index < table_.used() &&
+         table_.generation(handle.index) == handle.generation + teardown_kill_step;
+}
+
 template <class T>
 VectorPool<T>::VectorPool(GrowthPolicy policy) {
   state_.policy = normalized(policy);

@@ -8,6 +8,16 @@
 
 namespace engine {
 
+// ENGINE_POOL_VALIDATE's self-check after a mutation, for the outermost call only. Inside T's
+// constructor or destructor (callbacks_ counts how deep) an outer call is half-way through
+// its own objects (erase_if's victims are dead but not yet counted or freed; a flush is
+// mid-queue), and validate() would report that as broken. The outer call checks when it
+// completes, so a corruption made inside a callback is still found, one call later.
+template <class T>
+inline bool VectorPool<T>::valid_or_nested() const {
+  return callbacks_ != 0 || validate();
+}
+
 template <class T>
 PoolStats VectorPool<T>::stats() const noexcept {
   PoolStats s;
