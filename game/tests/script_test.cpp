@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -39,6 +41,39 @@ TEST(Script, ShippedHoldFireLoads) {
     EXPECT_FALSE(e.move.has_value()) << "hold_fire.json moves nothing";
   }
   EXPECT_EQ(switches, 2);
+}
+
+// The other hold-fire scripts (scripts/tools/hold_fire_check.py, issue 27): each fires from
+// frame 1 and never lets go, fills its pools pooled for 10 s, then alternates pooling off and on
+// in that order, ending pooled, so every heap phase has a pooled phase at the same load after it.
+TEST(Script, ShippedHoldFireVariantsHoldFireAndAlternateHeapThenPooled) {
+  const struct {
+    const char* file;
+    std::uint64_t frames;
+    std::size_t switches;
+  } shipped[] = {{"hold_fire_strafe.json", 1800, 2},
+                 {"hold_fire_sweep.json", 1800, 2},
+                 {"hold_fire_short.json", 1320, 4},
+                 {"hold_fire_long.json", 3000, 2}};
+  for (const auto& want : shipped) {
+    SCOPED_TRACE(want.file);
+    const ScriptResult r = load_script(std::string(POOLSHOT_SCENARIO_DIR) + "/../scripts/" + want.file);
+    ASSERT_TRUE(r.script.has_value()) << r.error;
+    EXPECT_EQ(r.script->frames, want.frames);
+    std::vector<bool> pooling;
+    for (const ScriptEvent& e : r.script->events) {
+      if (e.fire) {
+        EXPECT_TRUE(*e.fire && e.frame == 1) << "fire is pressed at frame 1 and held";
+      }
+      if (e.pooling) {
+        EXPECT_GE(e.frame, 601u) << "10 s pooled first: the pools fill";
+        pooling.push_back(*e.pooling);
+      }
+      EXPECT_FALSE(e.storage || e.walk || e.stress || e.threads) << "only pooling changes";
+    }
+    ASSERT_EQ(pooling.size(), want.switches);
+    for (std::size_t i = 0; i < pooling.size(); ++i) EXPECT_EQ(pooling[i], i % 2 == 1) << "off, on, off, on...";
+  }
 }
 
 TEST(Script, ShippedWalksSwitchesOnlyTheWalk) {
