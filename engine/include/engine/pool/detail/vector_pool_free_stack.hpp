@@ -57,20 +57,36 @@ void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noex
 template <class T>
 void VectorPool<T>::release_listed_positions(std::uint32_t from, std::uint32_t count) noexcept {
   const bool prefetch = table_.capacity() >= prefetch_threshold;
-  for (std::uint32_t k = 0; k < count; ++k) {
-    if (prefetch) {
-      if (k + 2 * prefetch_distance < count)
-        store_.prefetch_hole_at(table_.stack_entry(from + k + 2 * prefetch_distance));
-      if (k + prefetch_distance < count)
-        prefetch_release_in<true>(store_.index_at(table_.stack_entry(from + k + prefetch_distance)));
-      store_.prefetch_tail(prefetch_distance);
+  // The list and the pushes go through page runs of the stack arrays, as in release_listed: a
+  // paged table (packed_pages) would otherwise look a page up for every entry read or written.
+  std::uint32_t free_count = table_.free_count();
+  detail::PagedRun<std::uint32_t> push{nullptr, 0};
+  for (std::uint32_t k = 0; k < count;) {
+    const detail::PagedRun<std::uint32_t> source = table_.stack_run(from + k);
+    const std::uint32_t length = std::min(source.length, count - k);
+    const auto listed = [&](std::uint32_t i) {  // victim k + i, maybe in the next run
+      return i < length ? source.first[i] : table_.stack_entry(from + k + i);
+    };
+    for (std::uint32_t i = 0; i < length; ++i) {
+      if (prefetch) {
+        if (k + i + 2 * prefetch_distance < count) store_.prefetch_hole_at(listed(i + 2 * prefetch_distance));
+        if (k + i + prefetch_distance < count) {
+          prefetch_release_in<true>(store_.index_at(listed(i + prefetch_distance)));
+        }
+        store_.prefetch_tail(prefetch_distance);
+      }
+      const std::uint32_t position = source.first[i];
+      const std::uint32_t index = store_.index_at(position);
+      detail::SlotTable::retire(table_.locate(index));
+      store_.drop_at(position);  // heap: frees the object's memory too
+      if (push.length == 0) push = table_.stack_run(free_count);
+      *push.first++ = index;
+      --push.length;
+      ++free_count;
     }
-    const std::uint32_t position = table_.stack_entry(from + k);
-    const std::uint32_t index = store_.index_at(position);
-    detail::SlotTable::retire(table_.locate(index));
-    store_.drop_at(position);  // heap: frees the object's memory too
-    table_.push_free(index);
+    k += length;
   }
+  table_.set_free_count(free_count);
   state_.counters.releases += count;
 }
 
