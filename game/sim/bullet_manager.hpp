@@ -19,8 +19,10 @@ class BulletManager {
   BulletManager(const engine::GrowthPolicy& policy, bool pooled, WalkMode walk = WalkMode::slot_order)
       : store_(policy, pooled, walk) {}
 
-  // Spawns a bullet; it gets the sequence number next_seq() returned. nullptr at capacity.
-  Bullet* fire(Vec2 pos, Vec2 vel, float radius, std::uint32_t color, std::int32_t damage) {
+  // Spawns a bullet; it gets the sequence number next_seq() returned. A null handle at
+  // capacity. A handle, not a pointer: most shots are never looked at again, and on a paged
+  // layout the lookup a pointer needs costs a cache miss or two per bullet.
+  engine::PoolHandle fire(Vec2 pos, Vec2 vel, float radius, std::uint32_t color, std::int32_t damage) {
     Bullet b;
     b.pos = b.prev = pos;
     b.vel = vel;
@@ -28,7 +30,7 @@ class BulletManager {
     b.color = color;
     b.damage = damage;
     b.seq = next_seq_++;  // consumed even when refused, so later numbers do not depend on capacity
-    return store_.spawn(b);
+    return store_.spawn_handle(b);
   }
   // The sequence number the next fire() assigns; random draws for that bullet key on it.
   std::uint64_t next_seq() const noexcept { return next_seq_; }

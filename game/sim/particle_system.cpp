@@ -33,7 +33,7 @@ int ParticleSystem::burst(const BurstSpec& spec, Vec2 origin) {
       return static_cast<std::uint32_t>(c * shade) << shift;
     };
     p.color = channel(0) | channel(8) | channel(16) | (spec.color & 0xff000000u);
-    if (store_.spawn(p) == nullptr) continue;
+    if (store_.spawn_handle(p).is_null()) continue;  // no pointer wanted: spare spawn()'s lookup
     ++spawned;
   }
   return spawned;

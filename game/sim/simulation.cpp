@@ -445,10 +445,11 @@ void Simulation::fire_weapon(float shots, int count) {
       const Vec2 vel = from_angle(angle, speed);
       const bool homes = homing.share > 0 && homing_live_ < static_cast<std::uint64_t>(homing.max_live) &&
                          random_unit(seed_, seq, Purpose::homing_shot) < homing.share;
-      Bullet* b = player_bullets_.fire(player_.pos + vel * (kStepSeconds * lead), vel, kPlayerBulletRadius,
-                                       homes ? kHomingColor : kShotColor, w.damage);
-      if (b && homes) {
-        b->target = kSeekingTarget;  // locks on in its first step
+      const engine::PoolHandle shot_handle =
+          player_bullets_.fire(player_.pos + vel * (kStepSeconds * lead), vel, kPlayerBulletRadius,
+                               homes ? kHomingColor : kShotColor, w.damage);
+      if (homes && !shot_handle.is_null()) {
+        player_bullets_.store().get(shot_handle)->target = kSeekingTarget;  // locks on in its first step
         ++homing_live_;
       }
     }

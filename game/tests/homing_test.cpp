@@ -104,7 +104,7 @@ TEST_P(HomingShot, ShotWhoseTargetDiedNeverHitsTheEnemyInItsSlot) {
   for (std::uint64_t s = 1; s <= 3; ++s) place(s, {100.0f * static_cast<float>(s), 690});
   const engine::PoolHandle a = place(10, {600, 600});  // straight ahead of the shot
   const engine::PoolHandle c = place(11, {760, 380});  // off to the right
-  Bullet* b = bullets_.fire({600, 100}, {0, 950}, 3, 0xffffffffu, 1);
+  Bullet* b = bullets_.store().get(bullets_.fire({600, 100}, {0, 950}, 3, 0xffffffffu, 1));
   ASSERT_NE(b, nullptr);
   b->target = a;
   for (int i = 0; i < 3; ++i) step();
@@ -139,7 +139,7 @@ TEST_P(HomingShot, SearchPicksTheNearestAndBreaksTiesBySeq) {
   // Two enemies at the same distance: the lower seq wins whatever slot or storage it is in.
   const engine::PoolHandle high = place(20, {500, 400});  // spawned first, higher seq
   const engine::PoolHandle low = place(7, {700, 400});
-  Bullet* b = bullets_.fire({600, 100}, {0, 950}, 3, 0xffffffffu, 1);
+  Bullet* b = bullets_.store().get(bullets_.fire({600, 100}, {0, 950}, 3, 0xffffffffu, 1));
   ASSERT_NE(b, nullptr);
   b->target = kSeekingTarget;
   step();
@@ -150,7 +150,7 @@ TEST_P(HomingShot, SearchPicksTheNearestAndBreaksTiesBySeq) {
 
 TEST_P(HomingShot, NothingInRangeFliesStraightAndCountsNothing) {
   place(1, {1200, 700});  // far outside seek_radius
-  Bullet* b = bullets_.fire({100, 100}, {0, 950}, 3, 0xffffffffu, 1);
+  Bullet* b = bullets_.store().get(bullets_.fire({100, 100}, {0, 950}, 3, 0xffffffffu, 1));
   ASSERT_NE(b, nullptr);
   b->target = kSeekingTarget;
   for (int i = 0; i < 10; ++i) step();
