@@ -63,7 +63,9 @@ class ObjectStore {
   ObjectStore(const ObjectStore&) = delete;
   ObjectStore& operator=(const ObjectStore&) = delete;
 
-  // Copies `value` into the store; nullptr when at max_capacity (or out of memory).
+  // Copies `value` into the store; nullptr when at max_capacity (or out of memory). The pointer
+  // costs a lookup by handle (a cache miss or two on a paged layout): spawns that do not need it
+  // call spawn_handle.
   T* spawn(const T& value) {
     const engine::PoolHandle handle = spawn_handle(value);
     return handle.is_null() ? nullptr : pool_.get(handle);
