@@ -235,7 +235,9 @@ void Simulation::step(const Input& external) {
   // cells' earlier state are only read. Hits are applied in bullet-seq order afterwards.
   const auto hit_test = [&](std::size_t k, const Bullet& b) {
     if (std::atomic<std::uint8_t>* cell = storm_cell(b.pos)) {
-      cell->store(1, std::memory_order_relaxed);  // marking commutes: order cannot matter
+      // Marking commutes: order cannot matter. Read first: a cell is marked once a step, and a
+      // store per bullet to lines the other chunks write too made them bounce between cores.
+      if (cell->load(std::memory_order_relaxed) == 0) cell->store(1, std::memory_order_relaxed);
     }
     const std::int32_t enemy = grid_.first_overlap(b.pos, b.radius);
     if (enemy < 0) {

@@ -77,20 +77,6 @@ inline void clear_bit(std::uint64_t* words, std::size_t offset) noexcept {
   words[offset / bits_per_word] &= ~(std::uint64_t{1} << (offset % bits_per_word));
 }
 
-// clear_bit for a word other threads may clear other bits of at the same time (a release phase
-// split across threads: victims of different tasks can share an occupancy word). Where the
-// compiler offers no atomic builtin on a plain word, has_shared_clear is false and the pool keeps
-// such releases on one thread.
-#if defined(__GNUC__) || defined(__clang__)
-inline constexpr bool has_shared_clear = true;
-inline void clear_bit_shared(std::uint64_t* words, std::size_t offset) noexcept {
-  __atomic_fetch_and(&words[offset / bits_per_word], ~(std::uint64_t{1} << (offset % bits_per_word)), __ATOMIC_RELAXED);
-}
-#else
-inline constexpr bool has_shared_clear = false;
-inline void clear_bit_shared(std::uint64_t* words, std::size_t offset) noexcept { clear_bit(words, offset); }
-#endif
-
 inline constexpr std::size_t words_for(std::size_t slots) noexcept {
   return (slots + bits_per_word - 1) / bits_per_word;
 }

@@ -317,11 +317,12 @@ class SlotTable {
     at.generations[at.offset] += 1u;  // odd (live) -> even (free)
     clear_bit(at.occupied, at.offset);
   }
-  // The same for a slot whose occupancy word other threads clear bits of at the same time.
-  static void retire_shared(const SlotMeta& at) noexcept {
-    at.generations[at.offset] += 1u;
-    clear_bit_shared(at.occupied, at.offset);
-  }
+  // retire() in two halves, for a release phase split across threads: each task steps its own
+  // slots' generations, and one thread then clears their occupancy bits (tasks' victims share
+  // words). Not an atomic clear per slot: a locked instruction waits for every store before it,
+  // so each victim's cold generation miss was waited out alone, one after another.
+  static void retire_generation(const SlotMeta& at) noexcept { at.generations[at.offset] += 1u; }
+  static void retire_occupancy(const SlotMeta& at) noexcept { clear_bit(at.occupied, at.offset); }
   ENGINE_POOL_HOT void push_free(std::uint32_t index) noexcept { stack_entry(free_count_++) = index; }
   // Entries [free_count(), free_count() + count) were written in place (stack_entry): they
   // are on the stack now.

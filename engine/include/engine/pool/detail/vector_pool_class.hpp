@@ -340,7 +340,7 @@ class VectorPool {
   std::uint64_t chunk_bound(std::size_t k, std::size_t chunks) const noexcept;
   // erase_if_chunked's releases on the team too, for T whose objects move as bytes and die without
   // a destructor (no code of T runs on the team), once there are enough victims to pay for the runs.
-  static constexpr bool releases_in_parallel = std::is_trivially_copyable_v<T> && detail::has_shared_clear;
+  static constexpr bool releases_in_parallel = std::is_trivially_copyable_v<T>;
   static constexpr std::uint32_t parallel_release_threshold = 1024;
   template <class Runner>
   void release_victims_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept;

@@ -77,9 +77,9 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
 // positions), chunks in walk order: the j-th of them overall is the (doomed - 1 - j)-th to go
 // one at a time, and its slot index is pushed at that depth. What one release at a time would do
 // is known beforehand, so it can be shared out:
-//  1. each task releases its own victims' slots (generation, occupancy bit, free-stack entry,
-//     heap's memory); slots are distinct, and only the occupancy words are shared (atomic
-//     clears). In contiguous and stable that is all: no object moves.
+//  1. each task releases its own victims' slots (generation, free-stack entry, heap's memory);
+//     slots are distinct. Their occupancy bits, which tasks' victims share words of, are then
+//     cleared on this thread. In contiguous and stable that is all: no object moves.
 //  2. this thread plays the releases above the new size `kept` on the dense index alone (a few
 //     integers per victim there), after which the survivor the j-th victim's hole gets is named
 //     at dense entry kept + j;
@@ -122,7 +122,7 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
         } else {
           detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
         }
-        detail::SlotTable::retire_shared(at.meta());
+        detail::SlotTable::retire_generation(at.meta());
         table_.stack_entry(stack_top + (doomed - 1 - j++)) = index;
       }
     });
@@ -131,6 +131,11 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
     release_slots(std::true_type{});
   } else {
     release_slots(std::false_type{});
+  }
+  // Then their occupancy bits, here, from the stack entries just written (read in order; the
+  // bitmap, a bit a slot, is small enough to stay warm).
+  for (std::uint32_t j = 0; j < doomed; ++j) {
+    detail::SlotTable::retire_occupancy(locate(table_.stack_entry(stack_top + j)).meta());
   }
   table_.add_free(doomed);
   state_.counters.releases += doomed;
