@@ -314,15 +314,17 @@ class SlotTable {
   }
   // The object dies: every handle to it is stale from here on (its slot is not yet free).
   ENGINE_POOL_HOT static void retire(const SlotMeta& at) noexcept {
-    at.generations[at.offset] += 1u;  // odd (live) -> even (free)
-    clear_bit(at.occupied, at.offset);
+    retire_generation(at);
+    retire_occupancy(at);
   }
-  // retire() in two halves, for a release phase split across threads: each task steps its own
-  // slots' generations, and one thread then clears their occupancy bits (tasks' victims share
+  // retire()'s two halves, apart for a release phase split across threads: each task steps its
+  // own slots' generations, and one thread then clears their occupancy bits (tasks' victims share
   // words). Not an atomic clear per slot: a locked instruction waits for every store before it,
   // so each victim's cold generation miss was waited out alone, one after another.
-  static void retire_generation(const SlotMeta& at) noexcept { at.generations[at.offset] += 1u; }
-  static void retire_occupancy(const SlotMeta& at) noexcept { clear_bit(at.occupied, at.offset); }
+  ENGINE_POOL_HOT static void retire_generation(const SlotMeta& at) noexcept {
+    at.generations[at.offset] += 1u;  // odd (live) -> even (free)
+  }
+  ENGINE_POOL_HOT static void retire_occupancy(const SlotMeta& at) noexcept { clear_bit(at.occupied, at.offset); }
   ENGINE_POOL_HOT void push_free(std::uint32_t index) noexcept { stack_entry(free_count_++) = index; }
   // Entries [free_count(), free_count() + count) were written in place (stack_entry): they
   // are on the stack now.
