@@ -35,6 +35,7 @@ struct StoreStats {
   bool pooled = true;
   std::size_t live = 0;
   std::size_t peak_live = 0;        // highest live count this run, in either mode
+  std::size_t burst_peak = 0;       // the largest rise of the live count inside one step (ObjectStore::make_room)
   std::size_t capacity = 0;         // the pool's slots (heap layout: pointer slots)
   std::size_t bytes_held = 0;       // the pool's bytes (heap layout: objects + pointers + handle table)
   std::size_t bytes_live = 0;       // live * sizeof(T): the bytes a step's walk touches
@@ -50,6 +51,10 @@ struct StoreStats {
   double walk_ns_per_object = 0;         // update()'s time per object visited, smoothed over ~10 steps
   double update_ms = 0, release_ms = 0;  // the last update(team, ...): phase one (parallel), phase two
 };
+
+// The free slots a store that outgrew its start keeps ahead of its spawns (ObjectStore::make_room),
+// for `live` objects and `burst`, the largest rise of its live count inside one step so far.
+constexpr std::size_t room_ahead(std::size_t live, std::size_t burst) noexcept { return std::max(2 * burst, live / 8); }
 
 template <class T>
 class ObjectStore {
@@ -82,6 +87,7 @@ class ObjectStore {
     list_spawned(handle->index);
     ++spawns_;
     peak_live_ = std::max(peak_live_, size());
+    step_peak_ = std::max(step_peak_, size());
     return *handle;
   }
 
@@ -208,6 +214,28 @@ class ObjectStore {
     relist(was_listed);
   }
 
+  // Room for the coming step's spawns, made before the step starts. A pool that has had to
+  // grow mid-step once (a burst outran its capacity) is kept room_for() free slots ahead from
+  // then on (room_ahead): twice the largest rise of its live count inside one step so far, or an eighth
+  // of its live count, whichever is more, grown here (VectorPool::grow_ahead), so the next
+  // burst takes slots grown on an earlier frame instead of growing the pool in its own. A
+  // pool sized up front (the advisor's capacities) is left as it is. Only when the work is
+  // done moves: slots, handles and the game are the same.
+  // Returns whether the pool grew.
+  bool make_room() {
+    burst_ = std::max(burst_, step_peak_ - std::min(step_peak_, step_start_));
+    step_start_ = step_peak_ = size();
+    if (!outgrown_) return false;
+    making_room_ = true;
+    const bool grew = pool_.grow_ahead(room_ahead(size(), burst_));
+    making_room_ = false;
+    if (grew && listed()) list_.reserve(pool_.capacity());
+    return grew;
+  }
+  // Backs up to `bytes` of the pool's never-used memory, so a burst does not stop on fresh
+  // pages' faults (VectorPool::prefault); returns the bytes it asked for.
+  std::size_t prefault(std::size_t bytes) noexcept { return pool_.prefault(bytes); }
+
   // Growth policy and storage mode (contiguous/stable/packed/packed_pages) of the pooled
   // layout; live objects migrate in the pool. In heap mode the policy is kept for the switch back.
   bool set_policy(const engine::GrowthPolicy& policy) {
@@ -223,7 +251,11 @@ class ObjectStore {
     relist(was_listed);  // into packed the dense array is the walk; out of it, the list again
     // A larger initial capacity is a request for that many slots now (the overlay's capacity
     // advisor): reserve them, so the growths it is meant to prevent never come.
-    if (pool_.capacity() < policy.initial_capacity) pool_.reserve(policy.initial_capacity);
+    if (pool_.capacity() < policy.initial_capacity) {
+      making_room_ = true;  // asked for: not a burst outgrowing the pool
+      pool_.reserve(policy.initial_capacity);
+      making_room_ = false;
+    }
     if (listed()) list_.reserve(pool_.capacity());  // slot indices survive set_policy
     return true;
   }
@@ -241,6 +273,7 @@ class ObjectStore {
     s.pooled = pooled_;
     s.live = size();
     s.peak_live = peak_live_;
+    s.burst_peak = burst_;
     s.capacity = capacity();
     s.bytes_live = s.live * sizeof(T);
     s.bytes_held = pool.bytes_held;  // heap: the objects' own allocations, the pointers and the handles' table
@@ -293,6 +326,7 @@ class ObjectStore {
   }
   void on_pool_growth(const engine::GrowthEvent& e) {
     if (rebuilding_) ++rebuilds_;
+    if (!rebuilding_ && !making_room_) outgrown_ = true;
     if (growth_log_) growth_log_->record(pool_id_, e, rebuilding_);
   }
 
@@ -306,8 +340,12 @@ class ObjectStore {
   GrowthLog* growth_log_ = nullptr;
   PoolId pool_id_ = PoolId::bullets;
   bool rebuilding_ = false;     // inside set_pooling / a layout switch: growth events are rebuilds
+  bool making_room_ = false;    // inside make_room or an asked-for reserve: growth not forced by a spawn
+  bool outgrown_ = false;       // a spawn has grown the pool: make_room keeps room ahead from then on
   std::uint64_t rebuilds_ = 0;  // pool growth events that were rebuilds (in pool.growth_events too)
   std::size_t peak_live_ = 0;
+  std::size_t step_start_ = 0, step_peak_ = 0;  // live count at the last make_room, and its high since
+  std::size_t burst_ = 0;                       // the largest rise of the live count inside one step
   std::uint64_t spawns_ = 0, releases_ = 0, refused_ = 0;
   std::uint64_t noted_stale_ = 0;  // note_stale_lookups()
 };

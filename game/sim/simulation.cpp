@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace game {
 
@@ -119,10 +120,26 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
   sanitize(applied_, scenario_.weapon);
   settings_ = applied_;
   team_.resize(applied_.threads);
+  make_room(std::numeric_limits<std::size_t>::max());  // the starting capacity backed while the game loads
   prepare_chunks();  // scratch sized for the stores now, so the first step allocates nothing either
   restart();
   restarts_ = 0;
   refresh_stats();
+}
+
+// Room for this step's bursts, grown and backed before it starts (ObjectStore::make_room).
+// The prefault budget is shared: the pools back memory in turn until it is spent. A step that
+// grew a pool here has paid for memory already and backs none (one memory cost per step).
+void Simulation::make_room(std::size_t prefault_bytes) {
+  bool grew = player_bullets_.store().make_room();
+  grew |= enemy_bullets_.store().make_room();
+  grew |= particles_.store().make_room();
+  grew |= enemies_.store().make_room();
+  if (grew) return;
+  prefault_bytes -= std::min(prefault_bytes, particles_.store().prefault(prefault_bytes));
+  prefault_bytes -= std::min(prefault_bytes, enemy_bullets_.store().prefault(prefault_bytes));
+  prefault_bytes -= std::min(prefault_bytes, player_bullets_.store().prefault(prefault_bytes));
+  enemies_.store().prefault(prefault_bytes);
 }
 
 void Simulation::prepare_chunks() {
@@ -203,6 +220,7 @@ void Simulation::step(const Input& external) {
   if (input.restart) restart();
   const float dt = kStepSeconds;
   ++frame_;
+  make_room(kPrefaultPerStep);
   game_time_ += dt;
   if (game_over_) game_over_time_ += dt;
 

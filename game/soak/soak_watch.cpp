@@ -1,5 +1,7 @@
 #include "soak/soak_watch.hpp"
 
+#include "sim/object_store.hpp"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -45,13 +47,16 @@ std::uint64_t warmup_end(const Args& args) {
 }
 
 // The most slots a pool may hold for a given live peak under its policy: a doubling pool grows
-// only when full (to twice its live count), a fixed-step pool by its step, a stable pool rounds
+// when full (to twice its live count), a fixed-step pool by its step, a stable pool rounds
 // up to whole pages, and a pool coming back from heap mode returns at its earlier capacity,
-// which obeyed the same bound for an earlier (lower) peak. More than this is a slot leak.
-// `page_slots` is the pool's own page length (StoreStats::page_slots, after its rule for 0).
-std::size_t capacity_bound(const game::PoolConfig& pool, std::size_t page_slots, std::size_t live_peak) {
-  const std::size_t grown = pool.growth_step == 0 ? 2 * live_peak : live_peak + pool.growth_step;
-  return std::max(pool.initial_capacity, grown) + page_slots;
+// which obeyed the same bound for an earlier (lower) peak. A pool that outgrew its start also
+// keeps room ahead (ObjectStore::make_room): its live peak plus that room, grown the same way.
+// More than this is a slot leak. `page_slots` is the pool's own page length
+// (StoreStats::page_slots, after its rule for 0).
+std::size_t capacity_bound(const game::PoolConfig& pool, const game::StoreStats& stats) {
+  const std::size_t needed = stats.peak_live + game::room_ahead(stats.peak_live, stats.burst_peak);
+  const std::size_t grown = pool.growth_step == 0 ? 2 * needed : needed + pool.growth_step;
+  return std::max(pool.initial_capacity, grown) + stats.page_slots;
 }
 
 void raise_to(std::size_t& peak, std::size_t value) { peak = std::max(peak, value); }
@@ -69,7 +74,7 @@ void watch_pools(const game::Scenario& scenario, const game::SimStats& stats, st
     raise_to(late ? w.capacity_peak_late : w.capacity_peak_warm, pool.capacity);
     // The store's own peak, counted at every spawn: objects that are born and die inside one
     // step never show in a count taken between steps, but a pool may have grown for them.
-    const std::size_t bound = capacity_bound(scenario.pools[p], pool.page_slots, pool.peak_live);
+    const std::size_t bound = capacity_bound(scenario.pools[p], pool);
     if (pool.capacity > bound) ++totals.over_bound_frames;
     if (w.worst_bound == 0 || pool.capacity * w.worst_bound > w.worst_capacity * bound) {
       w.worst_capacity = pool.capacity;

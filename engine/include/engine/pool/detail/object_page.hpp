@@ -7,6 +7,7 @@
 // never move. The packed layouts keep their objects in a PackedStore (detail/packed_store.hpp)
 // and their object pages stay empty.
 #include <engine/pool/detail/memory_poison.hpp>
+#include <engine/pool/detail/populate_memory.hpp>
 #include <engine/pool/detail/slot_table_page.hpp>
 
 #include <cstddef>
@@ -59,7 +60,10 @@ class ObjectPage {
   }
   Slot* slots() noexcept { return slots_.data(); }
   const Slot* slots() const noexcept { return slots_.data(); }
-  std::size_t slot_count() const noexcept { return slots_.size(); }  // 0 in the packed layouts
+  std::size_t slot_count() const noexcept { return slots_.size(); }            // 0 in the packed layouts
+  std::size_t populate(std::size_t first, std::size_t count) const noexcept {  // see SlotTablePage::populate
+    return populate_memory(slots_.data() + first, count * sizeof(Slot));
+  }
   std::size_t bytes() const noexcept { return slots_.capacity() * sizeof(Slot); }
 
  private:

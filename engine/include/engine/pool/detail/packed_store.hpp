@@ -24,6 +24,7 @@
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/object_page.hpp>
+#include <engine/pool/detail/populate_memory.hpp>
 #include <engine/pool/detail/walk.hpp>
 #include <engine/pool/pool_handle.hpp>
 
@@ -126,6 +127,22 @@ class PackedStore {
   void pop_page() noexcept {
     capacity_ -= pages_.back().length();
     pages_.pop_back();
+  }
+
+  // Backs positions [first, first + count) (one page's) and slot indices [first, first +
+  // count)'s position entries before they are first written (see SlotTablePage::populate).
+  // Boxed: the pointers only; each object's own allocation is the heap's business.
+  std::size_t populate(std::uint32_t first, std::uint32_t count) const noexcept {
+    const Page& p = page(first);
+    const std::uint32_t at = offset(first);
+    const std::size_t objects = boxed_ ? populate_memory(p.boxes.data() + at, count * sizeof(T*))
+                                       : populate_memory(p.objects.data() + at, count * sizeof(Slot));
+    return objects + populate_memory(p.dense.data() + at, count * sizeof(std::uint32_t)) +
+           populate_memory(p.position.data() + at, count * sizeof(std::uint32_t));
+  }
+  // Bytes one position costs populate(): the object (or its pointer) and two index entries.
+  std::size_t position_bytes() const noexcept {
+    return (boxed_ ? sizeof(T*) : sizeof(Slot)) + 2 * sizeof(std::uint32_t);
   }
 
   std::uint32_t index_at(std::uint32_t position) const noexcept { return page(position).dense[offset(position)]; }

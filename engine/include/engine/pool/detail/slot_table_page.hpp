@@ -9,6 +9,7 @@
 // O(capacity), and lets the release paths run without allocating: their room arrives with the
 // slots. Compiled once, not once per T.
 #include <engine/pool/detail/bit_ops.hpp>
+#include <engine/pool/detail/populate_memory.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -86,6 +87,13 @@ class SlotTablePage {
   bool is_occupied(std::size_t offset) const noexcept { return test_bit(occupied_.data(), offset); }
   void set_occupied(std::size_t offset) noexcept { set_bit(occupied_.data(), offset); }
   void clear_occupied(std::size_t offset) noexcept { clear_bit(occupied_.data(), offset); }
+  // Backs slots [first, first + count)'s generations and free-stack entries (the arrays every
+  // emplace and release writes) before the pool first writes them; returns the bytes asked for
+  // (0 where the OS cannot: populate_memory).
+  std::size_t populate(std::size_t first, std::size_t count) const noexcept {
+    return populate_memory(generations_.data() + first, count * sizeof(std::uint32_t)) +
+           populate_memory(free_stack_.data() + first, count * sizeof(std::uint32_t));
+  }
   std::size_t bytes() const noexcept {  // the metadata's own memory (capacity, not size)
     return (generations_.capacity() + free_stack_.capacity() + queue_position_.capacity()) * sizeof(std::uint32_t) +
            pending_.capacity() * sizeof(QueuedHandle) + occupied_.capacity() * sizeof(std::uint64_t);

@@ -222,6 +222,12 @@ class VectorPool {
   bool reserve(std::size_t slots);  // capacity >= slots; false at cap / bad_alloc / relocating mid-pass (pool
                                     // unchanged)
   void shrink_to_fit();  // stable: frees empty trailing pages; contiguous: trims to just past the last live slot
+  // Room ahead of need, at a moment the caller picks (the start of a frame), so that a later
+  // burst of emplaces neither grows the pool nor stops on page faults of memory never written:
+  bool grow_ahead(std::size_t free_slots);  // < free_slots free: reserve()s now (paged: pages, nothing moves;
+                                            // one-buffer: at least doubling); false if room, cap, bad_alloc, mid-pass
+  std::size_t prefault(std::size_t max_bytes) noexcept;  // backs <= max_bytes of the slots no object used yet, on from
+                                                         // the last call; returns bytes asked (0: none left/no OS help)
 
   // --- Policy and statistics -------------------------------------------------------------
   const GrowthPolicy& policy() const noexcept { return state_.policy; }  // normalised copy of what was asked
@@ -357,6 +363,7 @@ class VectorPool {
   // move beside it.
   struct State {
     bool packed = false;              // the current layout is packed (policy may already name the next one)
+    std::uint32_t prefaulted = 0;     // prefault() has backed slots [used, prefaulted) (0 after a rebuild)
     std::uint64_t storage_epoch = 0;  // bumped whenever objects move: lets iterators detect it
     GrowthPolicy policy;
     Counters counters;

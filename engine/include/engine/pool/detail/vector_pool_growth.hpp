@@ -256,6 +256,45 @@ bool VectorPool<T>::reserve(std::size_t slots) {
   return true;
 }
 
+// Growth before it is needed: what a burst would otherwise pay mid-frame, paid when the caller
+// chooses. Paged layouts add pages (nothing moves); one-buffer layouts rebuild at least twice
+// as big, as a full emplace would, so repeated calls do not relocate every frame.
+template <class T>
+bool VectorPool<T>::grow_ahead(std::size_t free_slots) {
+  const std::size_t free_now = table_.capacity() - size();
+  if (free_now >= free_slots || table_.capacity() >= state_.policy.max_capacity) return false;
+  if (iterating_ != 0 || callbacks_ != 0 || parallel_passes_ != 0)
+    return false;  // not mid-pass: a hint, never an error
+  std::size_t wanted = std::min(size() + free_slots, state_.policy.max_capacity);
+  if (!is_paged_storage(state_.policy.storage)) {
+    if (!std::is_move_constructible_v<T> && !empty()) return false;  // the rebuild would move them: see reserve()
+    wanted = std::max(wanted, next_contiguous_capacity());
+  }
+  return reserve(wanted);
+}
+
+// Backs the memory of slots [max(used, prefaulted), capacity) page by page, up to max_bytes:
+// the slot table's arrays, and the objects (packed: the store's positions, which fill from 0
+// as the bumped slots do, so the same range covers the next positions too).
+template <class T>
+std::size_t VectorPool<T>::prefault(std::size_t max_bytes) noexcept {
+  const std::size_t slot_bytes =
+      2 * sizeof(std::uint32_t) + (state_.packed ? store_.position_bytes() : sizeof(typename ObjectPage::Slot));
+  std::uint32_t from = std::max(state_.prefaulted, table_.used());
+  std::size_t asked = 0;
+  while (from < table_.capacity() && asked + slot_bytes <= max_bytes) {
+    const std::size_t page = table_.page_of(from);
+    const std::uint32_t offset = static_cast<std::uint32_t>(table_.offset_of(from));
+    const std::size_t room = std::min<std::size_t>(table_.page(page).slot_count() - offset, table_.capacity() - from);
+    const auto count = static_cast<std::uint32_t>(std::min(room, (max_bytes - asked) / slot_bytes));
+    asked += table_.page(page).populate(offset, count);
+    asked += state_.packed ? store_.populate(from, count) : objects_.page(page).populate(offset, count);
+    from += count;
+  }
+  state_.prefaulted = from;
+  return asked;
+}
+
 template <class T>
 void VectorPool<T>::announce(const GrowthEvent& event) {
   ++state_.counters.growth_events;

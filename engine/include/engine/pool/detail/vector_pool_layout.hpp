@@ -204,6 +204,7 @@ void VectorPool<T>::adopt(Layout&& layout) noexcept {
   }
   objects_.adopt_pages(std::move(layout.objects), layout.first_page);
   ++state_.storage_epoch;
+  state_.prefaulted = 0;  // new memory: prefault() starts again from used()
 }
 
 template <class T>
@@ -222,6 +223,7 @@ void VectorPool<T>::shrink_to_fit() {
     // store pages kept beside them.
     while (state_.packed && store_.page_count() > keep) store_.pop_page();
     ++state_.storage_epoch;  // a range-for may hold a dropped page: its next step must notice
+    state_.prefaulted = 0;   // pages dropped here and grown again later come back unbacked
     table_.set_capacity(stable_capacity());
     table_.trim_to(table_.capacity());
     table_.rebuild_free_stack();
