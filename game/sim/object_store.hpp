@@ -214,14 +214,13 @@ class ObjectStore {
     relist(was_listed);
   }
 
-  // Room for the coming step's spawns, made before the step starts. A pool that has had to
-  // grow mid-step once (a burst outran its capacity) is kept room_for() free slots ahead from
-  // then on (room_ahead): twice the largest rise of its live count inside one step so far, or an eighth
-  // of its live count, whichever is more, grown here (VectorPool::grow_ahead), so the next
-  // burst takes slots grown on an earlier frame instead of growing the pool in its own. A
-  // pool sized up front (the advisor's capacities) is left as it is. Only when the work is
-  // done moves: slots, handles and the game are the same.
-  // Returns whether the pool grew.
+  // Room for the coming step's spawns, made before the step starts; returns whether the pool
+  // grew. A pool that has had to grow mid-step once (a burst outran its capacity) is kept
+  // room_ahead() free slots from then on: twice the largest rise of its live count inside one
+  // step so far, or an eighth of its live count, whichever is more, grown here
+  // (VectorPool::grow_ahead), so the next burst takes slots grown on an earlier frame instead
+  // of growing the pool in its own. A pool sized up front (the advisor's capacities) is left
+  // as it is. Only when the work is done moves: slots, handles and the game are the same.
   bool make_room() {
     burst_ = std::max(burst_, step_peak_ - std::min(step_peak_, step_start_));
     step_start_ = step_peak_ = size();
