@@ -110,6 +110,39 @@ TEST(ObjectStore, HeapModeCountsTheGrowthOfItsPointerPages) {
   store.clear();
 }
 
+// make_room: a store whose burst outgrew it keeps room for twice that burst, grown between
+// steps, so the same burst again takes no growth mid-step; in both modes (heap: pointer pages).
+TEST_P(ObjectStoreModes, AStoreThatOutgrewItsStartKeepsRoomForItsLargestBurst) {
+  engine::GrowthPolicy small_pages = policy(64, 1'000'000);
+  small_pages.page_slots = 64;  // heap mode's pointer pages: 64 slots, so 500 objects outgrow them
+  ObjectStore<Tracked> store(small_pages, GetParam());
+  EXPECT_FALSE(store.make_room()) << "never outgrown: nothing to grow";
+  for (std::uint64_t i = 0; i < 500; ++i) ASSERT_TRUE(!store.spawn_handle(Tracked(i, 0)).is_null());
+  const std::uint64_t grown_mid_step = store.stats().growth_events;
+  ASSERT_GT(grown_mid_step, 0u) << "a 500-object burst outgrows 64 slots";
+  ASSERT_TRUE(store.make_room());
+  EXPECT_EQ(store.stats().burst_peak, 500u);
+  EXPECT_GE(store.capacity() - store.size(), room_ahead(500, 500));
+  EXPECT_EQ(room_ahead(500, 500), 1000u);
+  EXPECT_FALSE(store.make_room()) << "room enough: nothing more";
+  const std::uint64_t before = store.stats().growth_events;
+  for (std::uint64_t i = 0; i < 500; ++i) ASSERT_TRUE(!store.spawn_handle(Tracked(1000 + i, 0)).is_null());
+  EXPECT_EQ(store.stats().growth_events, before) << "the same burst again fits in the room";
+  EXPECT_EQ(store.size(), 1000u);
+  EXPECT_EQ(Tracked::alive, 1000);
+  store.clear();
+}
+
+TEST_P(ObjectStoreModes, AStoreSizedUpFrontIsLeftAsItIs) {
+  ObjectStore<Tracked> store(policy(20'000, 1'000'000), GetParam());
+  const std::size_t capacity = store.capacity();
+  for (std::uint64_t i = 0; i < 5000; ++i) ASSERT_TRUE(!store.spawn_handle(Tracked(i, 0)).is_null());
+  EXPECT_FALSE(store.make_room()) << "the advisor's capacity is the room: no growth";
+  EXPECT_EQ(store.capacity(), capacity);
+  EXPECT_EQ(store.stats().growth_events, 0u);
+  store.clear();
+}
+
 TEST(ObjectStore, PooledGrowthIsRecordedInTheAttachedGrowthLog) {
   ObjectStore<Tracked> store(policy(4, 1000), true);
   const std::uint64_t step = 7;
