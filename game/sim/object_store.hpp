@@ -222,7 +222,7 @@ class ObjectStore {
   // of growing the pool in its own. A pool sized up front (the advisor's capacities) is left
   // as it is. Only when the work is done moves: slots, handles and the game are the same.
   bool make_room() {
-    burst_ = std::max(burst_, step_peak_ - std::min(step_peak_, step_start_));
+    burst_ = std::max(burst_, step_peak_ - step_start_);  // step_peak_ starts at step_start_ and only rises
     step_start_ = step_peak_ = size();
     if (!outgrown_) return false;
     making_room_ = true;
