@@ -7,6 +7,7 @@ ended on the same state hash (it must: the game is the same at any thread count)
 gets its rows, and every run of every build must end on the one hash.
 
     scripts/tools/threads_check.py [--binary build/release/game/poolshot[,OTHER]] [--reps 3] [--frames 1200]
+                                   [--pooling on,off]
 """
 import argparse
 import json
@@ -31,14 +32,18 @@ def main():
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--frames", type=int, default=1200)
     parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--pooling", default="on,off", help="on, off or on,off (off: the heap runs, 6x slower)")
     args = parser.parse_args()
     counts = [int(t) for t in args.threads.split(",")]
     binaries = args.binary.split(",")
+    poolings = args.pooling.split(",")
+    if not poolings or any(p not in ("on", "off") for p in poolings):
+        parser.error(f"--pooling takes on, off or on,off, not {args.pooling!r}")
     results = {}  # (binary, threads, pooling) -> list of reports
     hashes = set()
     with tempfile.TemporaryDirectory() as tmp:
         for rep in range(args.reps):
-            for pooling in ("on", "off"):
+            for pooling in poolings:
                 for threads in counts:
                     for binary in binaries:
                         r = run(binary, threads, pooling, args.frames, os.path.join(tmp, "r.json"))
@@ -47,7 +52,7 @@ def main():
     print(f"storm.json --autofire --seed 11 --frames {args.frames}, {args.reps} runs each, medians:")
     print("| build | pooling | threads | sim p50 ms | sim p99 ms | update ms | release ms | p50 / 1 thread |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for binary, pooling in ((b, p) for b in binaries for p in ("on", "off")):
+    for binary, pooling in ((b, p) for b in binaries for p in poolings):
         base = None
         for threads in counts:
             rs = results[(binary, threads, pooling)]
