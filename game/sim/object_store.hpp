@@ -221,10 +221,16 @@ class ObjectStore {
   // (VectorPool::grow_ahead), so the next burst takes slots grown on an earlier frame instead
   // of growing the pool in its own. A pool sized up front (the advisor's capacities) is left
   // as it is. Only when the work is done moves: slots, handles and the game are the same.
+  // A growth waits for a calm step (one that rose by at most half the largest burst) while the
+  // room still holds one largest burst: the steps that use up the room are the bursts, already
+  // the costliest frames, and a growth on them adds to their spike.
   bool make_room() {
-    burst_ = std::max(burst_, step_peak_ - step_start_);  // step_peak_ starts at step_start_ and only rises
+    const std::size_t rise = step_peak_ - step_start_;  // step_peak_ starts at step_start_ and only rises
+    burst_ = std::max(burst_, rise);
     step_start_ = step_peak_ = size();
     if (!outgrown_) return false;
+    const std::size_t free = pool_.capacity() - size();
+    if (free >= burst_ && 2 * rise > burst_) return false;  // room for a burst; grow on a calm step
     making_room_ = true;
     const bool grew = pool_.grow_ahead(room_ahead(size(), burst_));
     making_room_ = false;

@@ -133,6 +133,42 @@ TEST_P(ObjectStoreModes, AStoreThatOutgrewItsStartKeepsRoomForItsLargestBurst) {
   store.clear();
 }
 
+// The room is topped up on a calm step, not right after a burst (the burst frames are the
+// costliest already), unless what is left would not hold another burst of the largest size.
+TEST_P(ObjectStoreModes, RoomIsToppedUpOnACalmStepUnlessAnotherBurstWouldNotFit) {
+  engine::GrowthPolicy small_pages = policy(64, 1'000'000);
+  small_pages.page_slots = 64;
+  ObjectStore<Tracked> store(small_pages, GetParam());
+  std::uint64_t id = 0;
+  const auto step = [&](std::size_t spawns) {
+    for (std::size_t i = 0; i < spawns; ++i) ASSERT_TRUE(!store.spawn_handle(Tracked(id++, 0)).is_null());
+  };
+  const auto free_slots = [&] { return store.capacity() - store.size(); };
+  step(500);  // outgrows its 64 slots mid-step
+  ASSERT_TRUE(store.make_room());
+  ASSERT_GE(free_slots(), room_ahead(500, 500));
+
+  step(500);  // a burst as large as the largest: what is left still holds one more
+  ASSERT_LT(free_slots(), room_ahead(store.size(), 500)) << "the room is short of its target";
+  ASSERT_GE(free_slots(), 500u) << "but holds another burst";
+  const std::size_t capacity = store.capacity();
+  EXPECT_FALSE(store.make_room()) << "right after a burst: waits";
+  EXPECT_EQ(store.capacity(), capacity);
+
+  step(10);  // calm: a rise of at most half the largest burst
+  EXPECT_TRUE(store.make_room()) << "a calm step tops the room up";
+  EXPECT_GE(free_slots(), room_ahead(store.size(), 500));
+
+  const std::size_t bigger = free_slots() - 100;  // a new largest burst that leaves less than itself
+  step(bigger);
+  ASSERT_LT(free_slots(), bigger);
+  EXPECT_TRUE(store.make_room()) << "another burst would not fit: grows at once";
+  EXPECT_GE(free_slots(), room_ahead(store.size(), bigger));
+  EXPECT_EQ(store.stats().burst_peak, bigger);
+  EXPECT_EQ(Tracked::alive, static_cast<int>(store.size()));
+  store.clear();
+}
+
 TEST_P(ObjectStoreModes, AStoreSizedUpFrontIsLeftAsItIs) {
   ObjectStore<Tracked> store(policy(20'000, 1'000'000), GetParam());
   const std::size_t capacity = store.capacity();
