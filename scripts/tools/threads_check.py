@@ -37,7 +37,7 @@ def main():
     counts = [int(t) for t in args.threads.split(",")]
     binaries = args.binary.split(",")
     poolings = args.pooling.split(",")
-    if not poolings or any(p not in ("on", "off") for p in poolings):
+    if any(p not in ("on", "off") for p in poolings):  # split() gives at least [""], which fails too
         parser.error(f"--pooling takes on, off or on,off, not {args.pooling!r}")
     results = {}  # (binary, threads, pooling) -> list of reports
     hashes = set()
