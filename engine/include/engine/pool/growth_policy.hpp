@@ -45,8 +45,8 @@ constexpr const char* storage_mode_name(StorageMode mode) noexcept {
   return "contiguous";
 }
 
-// Live objects dense in a PackedStore (a release moves the last one into the hole).
-// Heap counts: its pointers are dense, and a release moves the last pointer.
+// Live objects dense over a DenseIndex: a PackedStore's objects, or a HeapStore's pointers (a
+// release moves the last one into the hole).
 constexpr bool is_packed_storage(StorageMode mode) noexcept {
   return mode == StorageMode::packed || mode == StorageMode::packed_pages || mode == StorageMode::heap;
 }

@@ -4,8 +4,8 @@
 // occupancy, the free stack's and release queue's shares), is the slot table's page
 // (detail/slot_table.hpp): a SlotStore's page p (detail/slot_store.hpp) sits beside table page p.
 // Contiguous mode has one page that is replaced when it grows; stable mode has many pages that
-// never move. The packed layouts keep their objects in a PackedStore (detail/packed_store.hpp)
-// and their object pages stay empty.
+// never move. The dense layouts keep their objects in a PackedStore (detail/packed_store.hpp)
+// or a HeapStore (detail/heap_store.hpp), and their object pages stay empty.
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/populate_memory.hpp>
 #include <engine/pool/detail/slot_table_page.hpp>

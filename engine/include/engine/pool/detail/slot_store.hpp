@@ -3,9 +3,9 @@
 // (contiguous, stable). Object page p holds the objects of table page p (detail/slot_table.hpp):
 // slot index i lives at offset i & mask of page i >> shift, so an object never leaves its slot
 // and a handle's index is its address. Contiguous is one page, replaced by a bigger one when it
-// grows; stable is fixed-size pages that never move. The packed layouts keep their objects in a
-// PackedStore (detail/packed_store.hpp) instead; this store then has empty pages beside the
-// table's, so page numbers stay shared.
+// grows; stable is fixed-size pages that never move. The dense layouts keep their objects in a
+// PackedStore (detail/packed_store.hpp) or a HeapStore (detail/heap_store.hpp) instead; this store then has empty pages
+// beside the table's, so page numbers stay shared.
 //
 // Why pages: index = page * page_slots + offset in both layouts, so they share every code path
 // and a pool migrates between them with every handle kept. A stable growth allocates one object

@@ -5,7 +5,7 @@
 // free stack and of the release_later() queue), how an index splits into page and offset, how
 // many slots exist and how many were ever handed out, the LIFO free stack, the generations a
 // new or reused slot gets, and the release_later() queue. The objects live beside it, in
-// whatever the layout keeps (VectorPool's object pages, or a PackedStore); the table neither
+// whatever the layout keeps (VectorPool's object pages, a PackedStore or a HeapStore); the table neither
 // knows their type nor runs their code. So this header is compiled once by its own tests
 // (slot_table_test.cpp), and every layout of VectorPool<T> shares one copy of this logic.
 //

@@ -4,7 +4,7 @@
 // the page's share of the pool's LIFO free stack and of the release_later() queue with each
 // slot's place in it. Every layout keeps its handles, free slots and two-phase releases in
 // these; the objects live beside them (an ObjectPage<T> of raw slots per table page, or a
-// PackedStore<T> that keeps them dense). Keeping the
+// PackedStore<T> or HeapStore<T> that keeps them dense). Keeping the
 // metadata per page (not in pool-wide arrays) is what makes paged growth O(page), not
 // O(capacity), and lets the release paths run without allocating: their room arrives with the
 // slots. Compiled once, not once per T.

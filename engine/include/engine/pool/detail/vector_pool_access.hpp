@@ -1,7 +1,7 @@
 #pragma once
 // Part of engine::VectorPool<T>'s implementation: reading objects. get() by handle, the lookups
 // by slot index, the listed pass an ActiveIndexList walks through, and for_each, whose walk is
-// the store's own (SlotStore::walk, PackedStore::walk), chosen once per pass. The iterators a
+// the store's own (SlotStore::walk, PackedStore::walk, HeapStore::walk), chosen once per pass. The iterators a
 // range-for uses are vector_pool_iterator.hpp.
 // Compiles on its own: it includes the class it defines members of.
 #include <engine/pool/detail/vector_pool_class.hpp>
@@ -19,8 +19,8 @@ const T* VectorPool<T>::get(PoolHandle handle) const noexcept {
   const detail::SlotTable::Flat& flat = table_.flat();
   if (flat.generations != nullptr && handle.index < table_.used() &&
       flat.generations[handle.index] == handle.generation &&
-      detail::is_live_generation(handle.generation)) {         // one page: contiguous, packed, stable before it grew
-    if (state_.packed) return store_.object_of(handle.index);  // the slot's position, then the object: one load more
+      detail::is_live_generation(handle.generation)) {        // one page: contiguous, packed, stable before it grew
+    if (state_.packed) return dense_object_of(handle.index);  // the slot's position, then the object: one load more
     return std::launder(reinterpret_cast<const T*>(objects_.flat_slots()[handle.index].bytes));
   }
   return get_slow(handle);
@@ -29,7 +29,7 @@ const T* VectorPool<T>::get(PoolHandle handle) const noexcept {
 template <class T>
 const T* VectorPool<T>::get_slow(PoolHandle handle) const noexcept {
   if (table_.flat().generations == nullptr && table_.is_live(handle)) {  // several pages: stable, packed_pages
-    return state_.packed ? store_.object_of(handle.index) : locate(handle.index).object();
+    return state_.packed ? dense_object_of(handle.index) : locate(handle.index).object();
   }
   ++state_.stale_gets;
   return nullptr;
@@ -62,7 +62,7 @@ const T* VectorPool<T>::get_at(std::size_t index) const noexcept {
   // bits (1/32 of the generations' size) stay in cache.
   const SlotRef at = locate(i);
   if (!detail::test_bit(at.occupied, at.offset)) return nullptr;
-  if (state_.packed) return store_.object_of(i);
+  if (state_.packed) return dense_object_of(i);
   return at.object();
 }
 
@@ -113,7 +113,7 @@ void VectorPool<T>::visit_live(Self& self, F& f) {
 // The live objects at walk positions [first, last): dense positions in the packed layouts,
 // slot indices otherwise (there first and last are multiples of 64, or last is all_positions,
 // so whole occupancy words are read). The layout is read once per walk; each layout's store
-// has its own loop (PackedStore::walk, SlotStore::walk). Opens no IterationScope: the caller
+// has its own loop (SlotStore::walk, PackedStore::walk, HeapStore::walk). Opens no IterationScope: the caller
 // holds one, so erase_if_chunked's tasks may walk disjoint ranges at once.
 template <class T>
 template <typename VectorPool<T>::Visit How, class Self, class F>
@@ -122,8 +122,8 @@ void VectorPool<T>::visit_positions(Self& self, std::uint64_t first, std::uint64
   if (self.state_.packed) {
     const detail::SlotTable& table = self.table_;
     const auto generation_of = [&table](std::uint32_t index) { return table.generation(index); };
-    auto& store = const_cast<Store&>(self.store_);  // Ref says whether f may write
-    store.template walk<How, Ref>(store.size(), first, last, generation_of, f);
+    auto& pool = const_cast<VectorPool&>(self);  // Ref says whether f may write
+    pool.with_dense([&](auto& store) { store.template walk<How, Ref>(store.size(), first, last, generation_of, f); });
   } else {
     self.objects_.template walk<How, Ref>(self.table_, first, last, f);
   }

@@ -9,8 +9,10 @@
 //   generations, occupancy bits, the LIFO free stack, the release_later() queue. Tested alone.
 // - detail::SlotStore<T> (detail/slot_store.hpp), the objects of contiguous and stable: one
 //   raw slot per table slot, one page or many, and the walk in slot order.
-// - detail::PackedStore<T> (detail/packed_store.hpp), the objects of packed, packed_pages and
-//   heap: dense positions (pointers, for heap) behind a sparse index, and the dense walk.
+// - detail::PackedStore<T> (detail/packed_store.hpp), the objects of packed and packed_pages:
+//   dense positions behind a sparse index (detail::DenseIndex, detail/dense_index.hpp).
+// - detail::HeapStore<T> (detail/heap_store.hpp), the heap layout (pooling off): the same index
+//   over a pointer per position, each object its own new and delete.
 // The members are defined by concern in the detail/vector_pool_*.hpp files: emplace (emplace,
 // release, erase_if: the hot paths), access (get, the lookups, for_each), lifetime
 // (constructors, moves, clear), iterator (range-for and the other read-only walks), growth,
@@ -39,8 +41,10 @@
 #include <engine/pool/detail/bit_ops.hpp>
 #include <engine/pool/detail/chunk_list.hpp>
 #include <engine/pool/detail/construct.hpp>
+#include <engine/pool/detail/dense_index.hpp>
 #include <engine/pool/detail/depth_scope.hpp>
 #include <engine/pool/detail/generation.hpp>
+#include <engine/pool/detail/heap_store.hpp>
 #include <engine/pool/detail/memory_poison.hpp>
 #include <engine/pool/detail/object_page.hpp>
 #include <engine/pool/detail/packed_store.hpp>
@@ -77,6 +81,7 @@ class VectorPool {
   using ObjectPage = detail::ObjectPage<T>;
   using Objects = detail::SlotStore<T>;
   using Store = detail::PackedStore<T>;
+  using Heap = detail::HeapStore<T>;
   // Packed mode moves objects inside noexcept release(); other T get contiguous instead.
   static constexpr bool packable = std::is_nothrow_move_constructible_v<T>;
   static constexpr std::size_t max_index_space = 0xFFFFFFFEu;  // indices are uint32 with room to spare
@@ -246,7 +251,7 @@ class VectorPool {
   void for_each_occupancy_word(F&& f) const;
   // Where slot `index`'s object sits among the positions above (the index itself, except packed).
   std::size_t storage_position(std::size_t index) const noexcept {
-    return state_.packed ? store_.position_of(static_cast<std::uint32_t>(index)) : index;
+    return state_.packed ? dense().position_of(static_cast<std::uint32_t>(index)) : index;
   }
   std::size_t occupancy_page_slots() const noexcept {  // positions per page (stable, packed_pages); 0: one buffer
     return is_paged_storage(state_.policy.storage) ? state_.policy.page_slots : 0;
@@ -299,9 +304,11 @@ class VectorPool {
   void build_object(void* where, RollBack&& roll_back, Args&&... args);
   template <class... Args>
   PoolHandle construct_claimed(std::uint32_t index, const SlotRef& at, bool from_free_stack, Args&&... args);
-  template <class... Args>
-  PoolHandle construct_packed(std::uint32_t index, const SlotRef& at, bool from_free_stack, Args&&... args);
-  void destroy_packed(std::uint32_t index) noexcept;
+  template <class Dense, class... Args>
+  PoolHandle construct_packed(Dense& store, std::uint32_t index, const SlotRef& at, bool from_free_stack,
+                              Args&&... args);
+  template <class Dense>
+  void destroy_packed(Dense& store, std::uint32_t index) noexcept;
   std::size_t relocate_packed(Layout& target) noexcept;
   bool refuse_release_while_building() noexcept;
   StorageMode growth_mode() const noexcept {  // the one-buffer layout a growth or shrink rebuilds
@@ -314,13 +321,15 @@ class VectorPool {
   PoolHandle commit_emplace(std::uint32_t index, const SlotRef& at) noexcept;
   template <class... Args>
   ENGINE_POOL_COLD PoolHandle emplace_with_growth(Args&&... args);  // null handle: refused
-  template <bool Packed>
-  void release_slot_in(std::uint32_t index) noexcept;  // the layout family chosen by the caller, once per call
+  template <class Where>
+  void release_slot_in(Where& where, std::uint32_t index) noexcept;  // objects_, store_ or heap_: chosen by the
+                                                                     // caller, once per call
   void release_slot(std::uint32_t index) noexcept;
   void destroy_dead(void* where) noexcept;
   bool refuse_immovable(const char* what) noexcept;
   void release_listed(std::uint32_t from, std::uint32_t count) noexcept;
-  void release_listed_positions(std::uint32_t from, std::uint32_t count) noexcept;
+  template <class Dense>
+  void release_listed_positions(Dense& store, std::uint32_t from, std::uint32_t count) noexcept;
   void release_doomed(std::uint32_t from, std::uint32_t doomed) noexcept;
   void index_release_queue() noexcept {  // one entry per slot from here to the flush (see SlotTable)
     state_.counters.failed_releases += table_.index_queue();
@@ -350,6 +359,9 @@ class VectorPool {
   static constexpr std::uint32_t parallel_release_threshold = 1024;
   template <class Runner>
   void release_victims_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept;
+  std::uint32_t victims_before(std::size_t k) const noexcept;  // in erase_if_chunked's lists of chunks < k
+  template <class Dense, class Runner>
+  void close_holes_chunked(Dense& store, std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept;
   static constexpr std::uint64_t all_positions = detail::all_positions;  // past every walk position
   template <Visit How, class Self, class F>
   static void visit_positions(Self& self, std::uint64_t first, std::uint64_t last, F& f);
@@ -358,11 +370,31 @@ class VectorPool {
     objects_.template walk<How, T&>(table_, static_cast<std::uint64_t>(first_page) << table_.shift(), all_positions, f);
   }
 
+  // The dense layouts' store in use (heap_ for heap, store_ for packed and packed_pages), read
+  // once per call: f(store) is compiled for both, so neither store's loop branches on the other.
+  template <class F>
+  decltype(auto) with_dense(F&& f) {
+    if (state_.heap) return f(heap_);
+    return f(store_);
+  }
+  template <class F>
+  decltype(auto) with_dense(F&& f) const {
+    if (state_.heap) return f(heap_);
+    return f(store_);
+  }
+  const detail::DenseIndex& dense() const noexcept {  // the positions of either dense store
+    return state_.heap ? static_cast<const detail::DenseIndex&>(heap_) : store_;
+  }
+  const T* dense_object_of(std::uint32_t index) const noexcept {  // slot `index`'s object, in either dense store
+    return state_.heap ? heap_.object_of(index) : store_.object_of(index);
+  }
+
   // Every scalar of the pool's state but the slot table's, grouped so that a move copies them
   // in one assignment and cannot forget one; the table, the pages, the store and the listener
   // move beside it.
   struct State {
-    bool packed = false;              // the current layout is packed (policy may already name the next one)
+    bool packed = false;              // the objects are dense: store_ or heap_ (policy may already name the next one)
+    bool heap = false;                // ... and it is heap_
     std::uint32_t prefaulted = 0;     // prefault() has backed slots [used, prefaulted) (0 after a rebuild)
     std::uint64_t storage_epoch = 0;  // bumped whenever objects move: lets iterators detect it
     GrowthPolicy policy;
@@ -372,11 +404,12 @@ class VectorPool {
 
   detail::SlotTable table_;  // handles, generations, occupancy, free stack, release queue
   Objects objects_;          // page p's objects beside table page p (empty pages when packed)
-  Store store_;              // packed mode's objects (empty in the other modes)
+  Store store_;              // packed and packed_pages: the objects (empty in the other modes)
+  Heap heap_;                // heap: the objects' pointers (empty in the other modes)
   State state_;
   // How deep this pool is inside its own passes and T's callbacks: they belong to the running
   // calls, not to the contents, so a move neither copies nor resets them.
-  std::uint32_t building_ = 0;           // packed: constructors in flight (their objects sit in store_, unfinished)
+  std::uint32_t building_ = 0;           // dense: constructors in flight (their objects sit in the store, unfinished)
   mutable std::uint32_t iterating_ = 0;  // for_each/erase_if depth
   std::uint32_t callbacks_ = 0;          // depth of T constructors/destructors the pool is running (see CallbackScope)
   bool tearing_down_ = false;            // clear() or ~VectorPool is destroying every object (destroy_live_objects)

@@ -17,7 +17,7 @@ template <class T>
 ENGINE_POOL_HOT void VectorPool<T>::prefetch_slot(std::uint32_t index) noexcept {
   const SlotRef at = locate(index);
   if (state_.packed) {
-    store_.prefetch_position(index);  // the object goes at the back (warm); its position entry is cold
+    dense().prefetch_position(index);  // the object goes at the back (warm); its position entry is cold
   } else {
     ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
   }
@@ -72,15 +72,15 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_claimed(std::uint32_t index,
   return commit_emplace(index, at);
 }
 
-// Packed: the object is built at the back of the dense array, whose position is claimed
-// first (a constructor that emplaces gets the next one). While a constructor runs, release()
-// is refused (see refuse_release_while_building): filling a hole moves the last object,
-// which may be the one under construction.
+// Packed, packed_pages and heap: the object is built at the back of the dense array, whose
+// position is claimed first (a constructor that emplaces gets the next one). While a
+// constructor runs, release() is refused (see refuse_release_while_building): filling a hole
+// moves the last object, which may be the one under construction.
 template <class T>
-template <class... Args>
-ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_packed(std::uint32_t index, const SlotRef& at, bool from_free_stack,
-                                                           Args&&... args) {
-  void* const where = store_.claim_back(index);
+template <class Dense, class... Args>
+ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_packed(Dense& store, std::uint32_t index, const SlotRef& at,
+                                                           bool from_free_stack, Args&&... args) {
+  void* const where = store.claim_back(index);
   if (where == nullptr) {  // heap: its allocation failed
     unclaim(index, nullptr, from_free_stack);
     ++state_.counters.failed_emplaces;
@@ -91,7 +91,7 @@ ENGINE_POOL_HOT PoolHandle VectorPool<T>::construct_packed(std::uint32_t index, 
       where,
       [&] {
         --building_;
-        store_.unclaim(store_.position_of(index));  // objects its nested emplaces built stay
+        store.unclaim(store.position_of(index));  // objects its nested emplaces built stay
         unclaim(index, nullptr, from_free_stack);
       },
       std::forward<Args>(args)...);
@@ -126,8 +126,10 @@ ENGINE_POOL_ENTRY std::optional<PoolHandle> VectorPool<T>::emplace(Args&&... arg
       prefetch_slot(table_.stack_entry(table_.free_count() - prefetch_distance));
     }
     const SlotRef at = locate(claim.index);
-    if (state_.packed) {
-      handle = construct_packed(claim.index, at, claim.from_free_stack, std::forward<Args>(args)...);
+    if (state_.heap) {
+      handle = construct_packed(heap_, claim.index, at, claim.from_free_stack, std::forward<Args>(args)...);
+    } else if (state_.packed) {
+      handle = construct_packed(store_, claim.index, at, claim.from_free_stack, std::forward<Args>(args)...);
     } else {
       handle = construct_claimed(claim.index, at, claim.from_free_stack, std::forward<Args>(args)...);
     }
@@ -149,42 +151,46 @@ PoolPtr<T> VectorPool<T>::acquire(Args&&... args) {
 // and the slot goes on the free stack only afterwards, so an emplace from the destructor
 // cannot be handed the slot that is still being torn down.
 template <class T>
-template <bool Packed>
-ENGINE_POOL_HOT void VectorPool<T>::release_slot_in(std::uint32_t index) noexcept {
+template <class Where>
+ENGINE_POOL_HOT void VectorPool<T>::release_slot_in(Where& where, std::uint32_t index) noexcept {
   const SlotRef at = locate(index);
   detail::SlotTable::retire(at.meta());  // every handle to it is stale now
   ++state_.counters.releases;
-  if constexpr (Packed) {
-    destroy_packed(index);
-  } else {
+  if constexpr (std::is_same_v<Where, Objects>) {
     destroy_dead(at.slots[at.offset].bytes);  // `at` survives: nothing relocates under a destructor
+  } else {
+    destroy_packed(where, index);
   }
   table_.push_free(index);
 }
 
 template <class T>
 inline void VectorPool<T>::release_slot(std::uint32_t index) noexcept {
-  if (state_.packed) {
-    release_slot_in<true>(index);
+  if (state_.heap) {
+    release_slot_in(heap_, index);
+  } else if (state_.packed) {
+    release_slot_in(store_, index);
   } else {
-    release_slot_in<false>(index);
+    release_slot_in(objects_, index);
   }
 }
 
 // Packed: the dead object leaves the dense array (the last one fills its place) before its
 // destructor runs, on a copy moved out to the stack: so the destructor may release, emplace
 // or look anything up, and no object in the array is ever half-destroyed. That costs one
-// more move of T per release, only when T has a destructor.
+// more move of T per release, only when T has a destructor. Heap: only its pointer leaves
+// the array; the object dies in its own allocation, which is then freed.
 template <class T>
-ENGINE_POOL_HOT void VectorPool<T>::destroy_packed(std::uint32_t index) noexcept {
+template <class Dense>
+ENGINE_POOL_HOT void VectorPool<T>::destroy_packed(Dense& store, std::uint32_t index) noexcept {
   if constexpr (std::is_trivially_destructible_v<T>) {
-    store_.drop(index);
+    store.drop(index);
   } else {
-    typename Store::Slot taken;
-    T* const object = store_.take_out(index, taken);
+    typename Dense::Slot taken;
+    T* const object = store.take_out(index, taken);
     CallbackScope scope(callbacks_);
     object->~T();
-    store_.dispose(object);  // heap: frees it
+    store.dispose(object);
   }
 }
 
@@ -263,8 +269,9 @@ std::size_t VectorPool<T>::erase_if(Pred pred) {
   detail::SlotTable::TopList doomed(table_);  // listed by where they sit: slot index, or packed's dense position
   if constexpr (std::is_invocable_v<Pred&, PoolHandle, T&>) {
     if (state_.packed) {  // the handle comes from the dense entry; the list keeps the position
+      const detail::DenseIndex& dense_index = dense();
       auto collect = [&](std::uint32_t position, T& object) {
-        const std::uint32_t index = store_.index_at(position);
+        const std::uint32_t index = dense_index.index_at(position);
         if (pred(PoolHandle{index, table_.generation(index)}, object)) doomed.push(position);
       };
       visit_live<Visit::position_and_object>(*this, collect);
@@ -292,15 +299,18 @@ void VectorPool<T>::release_doomed(std::uint32_t from, std::uint32_t doomed) noe
   // Entry from + k moves down to the k-th push's own place, free_count + k (never
   // above where it came from, so the copy never overwrites an entry not yet read).
   if constexpr (std::is_trivially_destructible_v<T>) {
-    if (state_.packed) {
-      release_listed_positions(from, doomed);
+    if (state_.heap) {
+      release_listed_positions(heap_, from, doomed);
+    } else if (state_.packed) {
+      release_listed_positions(store_, from, doomed);
     } else {
       release_listed(from, doomed);  // no destructor runs, so nothing can call back in
     }
   } else {
     if (state_.packed) {  // destructors may move objects: name the victims by slot index first
+      const detail::DenseIndex& dense_index = dense();
       for (std::uint32_t k = 0; k < doomed; ++k) {
-        table_.stack_entry(from + k) = store_.index_at(table_.stack_entry(from + k));
+        table_.stack_entry(from + k) = dense_index.index_at(table_.stack_entry(from + k));
       }
     }
     // Destructors may call back into the pool. Every victim is marked dead first, so a
@@ -310,23 +320,25 @@ void VectorPool<T>::release_doomed(std::uint32_t from, std::uint32_t doomed) noe
     for (std::uint32_t k = 0; k < doomed; ++k) {
       detail::SlotTable::retire(table_.locate(table_.stack_entry(from + k)));
     }
-    const auto destroy_all = [&](auto packed_layout) {  // the layout read once, not per victim
+    const auto destroy_all = [&](auto& where) {  // the layout read once, not per victim
       for (std::uint32_t k = 0; k < doomed; ++k) {
         const std::uint32_t index = table_.stack_entry(from + k);
-        if constexpr (decltype(packed_layout)::value) {  // the last object (maybe another victim, dead) fills the hole
-          destroy_packed(index);
-        } else {
+        if constexpr (std::is_same_v<std::decay_t<decltype(where)>, Objects>) {
           const SlotRef at = locate(index);
           destroy_dead(at.slots[at.offset].bytes);
+        } else {  // the last object (maybe another victim, dead) fills the hole
+          destroy_packed(where, index);
         }
         ++state_.counters.releases;
         table_.push_free(index);  // only now can an emplace take the slot
       }
     };
-    if (state_.packed) {
-      destroy_all(std::true_type{});
+    if (state_.heap) {
+      destroy_all(heap_);
+    } else if (state_.packed) {
+      destroy_all(store_);
     } else {
-      destroy_all(std::false_type{});
+      destroy_all(objects_);
     }
   }
 }

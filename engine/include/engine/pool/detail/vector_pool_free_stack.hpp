@@ -55,7 +55,8 @@ void VectorPool<T>::release_listed(std::uint32_t from, std::uint32_t count) noex
 // they are asked for a few victims ahead, in two steps because the generation's address
 // comes from the dense entry.
 template <class T>
-void VectorPool<T>::release_listed_positions(std::uint32_t from, std::uint32_t count) noexcept {
+template <class Dense>
+void VectorPool<T>::release_listed_positions(Dense& store, std::uint32_t from, std::uint32_t count) noexcept {
   const bool prefetch = table_.capacity() >= prefetch_threshold;
   // The list and the pushes go through page runs of the stack arrays, as in release_listed: a
   // paged table (packed_pages) would otherwise look a page up for every entry read or written.
@@ -69,16 +70,16 @@ void VectorPool<T>::release_listed_positions(std::uint32_t from, std::uint32_t c
     };
     for (std::uint32_t i = 0; i < length; ++i) {
       if (prefetch) {
-        if (k + i + 2 * prefetch_distance < count) store_.prefetch_hole_at(listed(i + 2 * prefetch_distance));
+        if (k + i + 2 * prefetch_distance < count) store.prefetch_hole_at(listed(i + 2 * prefetch_distance));
         if (k + i + prefetch_distance < count) {
-          prefetch_release_in<true>(store_.index_at(listed(i + prefetch_distance)));
+          prefetch_release_in<true>(store.index_at(listed(i + prefetch_distance)));
         }
-        store_.prefetch_tail(prefetch_distance);
+        store.prefetch_tail(prefetch_distance);
       }
       const std::uint32_t position = source.first[i];
-      const std::uint32_t index = store_.index_at(position);
+      const std::uint32_t index = store.index_at(position);
       detail::SlotTable::retire(table_.locate(index));
-      store_.drop_at(position);  // heap: frees the object's memory too
+      store.drop_at(position);  // heap: frees the object's memory too
       if (push.length == 0) push = table_.stack_run(free_count);
       *push.first++ = index;
       --push.length;

@@ -18,14 +18,17 @@ template <class... Args>
 void VectorPool<T>::construct_in_new_page(std::uint32_t index, std::vector<detail::SlotTablePage>* old_table,
                                           std::vector<ObjectPage>* old_objects, Args&&... args) {
   const bool packed = state_.packed;
-  void* const where = packed ? store_.claim_reserved(index) : locate(index).slots[locate(index).offset].bytes;
+  void* const where = packed ? with_dense([&](auto& store) { return store.claim_reserved(index); })
+                             : locate(index).slots[locate(index).offset].bytes;
   if (!packed) detail::unpoison_bytes(where, sizeof(T));
   building_ += packed ? 1u : 0u;  // see construct_packed
   build_object(
       where,
       [&] {
         building_ -= packed ? 1u : 0u;
-        if (packed) store_.unclaim(store_.position_of(index));               // objects its nested emplaces built stay
+        if (packed) {  // objects its nested emplaces built stay
+          with_dense([&](auto& store) { store.unclaim(store.position_of(index)); });
+        }
         if (table_.used() != index + 1 || table_.pending_count() > index) {  // the constructor used the page: keep it
           unclaim(index, packed ? nullptr : where, false);
           return;
@@ -34,7 +37,7 @@ void VectorPool<T>::construct_in_new_page(std::uint32_t index, std::vector<detai
         table_.unclaim(index, false);  // the last slot: used goes back down
         table_.pop_page();
         objects_.pop_page();
-        if (packed) store_.pop_page();
+        if (packed) with_dense([](auto& store) { store.pop_page(); });
         if (old_table != nullptr) {  // back into the old tables: same capacity, same bytes_held
           table_.swap_page_table(*old_table);
           objects_.swap_page_table(*old_objects);
@@ -65,13 +68,13 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
     ENGINE_POOL_ASSERT(std::size_t{index} == pages << table_.shift(),
                        "paged pool: capacity does not end on a page boundary");
     const std::size_t length = stable_page_length(pages, state_.policy.page_slots);
-    const std::size_t bytes_before_store = store_.bytes();
+    const std::size_t bytes_before_store = with_dense([](const auto& store) { return store.bytes(); });
     std::optional<detail::SlotTablePage> meta;
     std::optional<ObjectPage> objects;
     std::vector<detail::SlotTablePage> table;  // bigger page tables, when the current ones are full
     std::vector<ObjectPage> object_table;
     try {  // allocate everything first: if anything fails, no page table has even changed its capacity
-      if (store_.boxed()) store_.reserve_boxes(1);  // heap: the new object's own memory
+      if (state_.heap) heap_.reserve_boxes(1);  // the new object's own memory
       meta.emplace(length);
       objects.emplace(state_.packed ? 0 : length);
       // Full page arrays grow geometrically (O(1) amortised), both together.
@@ -80,7 +83,9 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
         table.reserve(room);
         object_table.reserve(room);
       }
-      if (state_.packed) store_.add_page(length);  // last: when it throws, it added nothing
+      if (state_.packed) {  // last: when it throws, it added nothing
+        with_dense([&](auto& store) { store.add_page(length); });
+      }
     } catch (const std::bad_alloc&) {
       ++state_.counters.failed_emplaces;
       return PoolHandle{};
@@ -91,7 +96,8 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
       objects_.swap_page_table(object_table);
     }
     const std::size_t bytes =
-        meta->bytes() + objects->bytes() + (state_.packed ? store_.bytes() - bytes_before_store : 0);
+        meta->bytes() + objects->bytes() +
+        (state_.packed ? with_dense([](const auto& store) { return store.bytes(); }) - bytes_before_store : 0);
     table_.push_page(std::move(*meta));
     objects_.push_page(std::move(*objects));  // two pages now: every index goes through the page tables
     table_.set_capacity(stable_capacity());
@@ -131,7 +137,7 @@ PoolHandle VectorPool<T>::emplace_with_growth(Args&&... args) {
   // and moves across with the rest below. Packed: the old array is full (every slot live), so
   // the new object goes at position capacity(), behind the ones that move in below.
   ObjectPage& target = layout.objects.front();
-  void* const where = layout.packed ? layout.store.raw(store_.size()) : target.raw(index);
+  void* const where = layout.packed ? layout.store.raw(store_.size()) : target.raw(index);  // heap is paged: not here
   detail::unpoison_bytes(where, sizeof(T));
   // Packed: `where` is the position after the old objects; a release would shrink them by one.
   const std::uint32_t building = layout.packed ? 1u : 0u;
@@ -207,13 +213,15 @@ bool VectorPool<T>::grow_stable_by_pages(std::size_t count) {
       added.emplace_back(length);
       added_objects.emplace_back(state_.packed ? 0 : length);
     }
-    for (; state_.packed && store_pages < count; ++store_pages) store_.add_page(added[store_pages].slot_count());
+    for (; state_.packed && store_pages < count; ++store_pages) {
+      with_dense([&](auto& store) { store.add_page(added[store_pages].slot_count()); });
+    }
     if (table_.page_table_capacity() < pages + count) {  // last: the page tables' size shows in bytes_held
       table_.reserve_pages(std::max(pages + count, pages * 2));
     }
     objects_.reserve_pages(table_.page_table_capacity());
   } catch (const std::bad_alloc&) {
-    for (; store_pages > 0; --store_pages) store_.pop_page();
+    for (; store_pages > 0; --store_pages) with_dense([](auto& store) { store.pop_page(); });
     return false;
   }
   for (std::size_t p = 0; p < count; ++p) {
@@ -278,8 +286,9 @@ bool VectorPool<T>::grow_ahead(std::size_t free_slots) {
 // as the bumped slots do, so the same range covers the next positions too).
 template <class T>
 std::size_t VectorPool<T>::prefault(std::size_t max_bytes) noexcept {
-  const std::size_t slot_bytes =
-      2 * sizeof(std::uint32_t) + (state_.packed ? store_.position_bytes() : sizeof(typename ObjectPage::Slot));
+  const std::size_t slot_bytes = 2 * sizeof(std::uint32_t) + (state_.heap     ? Heap::position_bytes()
+                                                              : state_.packed ? Store::position_bytes()
+                                                                              : sizeof(typename ObjectPage::Slot));
   std::uint32_t from = std::max(state_.prefaulted, table_.used());
   std::size_t asked = 0;
   while (from < table_.capacity() && asked + slot_bytes <= max_bytes) {
@@ -288,7 +297,8 @@ std::size_t VectorPool<T>::prefault(std::size_t max_bytes) noexcept {
     const std::size_t room = std::min<std::size_t>(table_.page(page).slot_count() - offset, table_.capacity() - from);
     const auto count = static_cast<std::uint32_t>(std::min(room, (max_bytes - asked) / slot_bytes));
     asked += table_.page(page).populate(offset, count);
-    asked += state_.packed ? store_.populate(from, count) : objects_.page(page).populate(offset, count);
+    asked += state_.packed ? with_dense([&](const auto& store) { return store.populate(from, count); })
+                           : objects_.page(page).populate(offset, count);
     from += count;
   }
   state_.prefaulted = from;

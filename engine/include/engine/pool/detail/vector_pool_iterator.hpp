@@ -61,8 +61,9 @@ class VectorPool<T>::basic_iterator {
       return *this;
     }
     if (packed_) {  // the current object released: another moved into its place, visit that one next
-      auto position = static_cast<std::uint32_t>(pool_->store_.first_position(page_) + slot_in_page());
-      if (position < pool_->store_.size() && pool_->store_.index_at(position) == index_) ++position;
+      const detail::DenseIndex& dense = pool_->dense();
+      auto position = static_cast<std::uint32_t>(dense.first_position(page_) + slot_in_page());
+      if (position < dense.size() && dense.index_at(position) == index_) ++position;
       seek_position(position);
       return *this;
     }
@@ -111,19 +112,23 @@ class VectorPool<T>::basic_iterator {
   // with the single bit offset % 64, so operator->, slot_in_page() and operator== need no
   // branch; past the dense end it is end().
   void seek_position(std::uint32_t position) noexcept {
-    if (position >= pool_->store_.size()) {
+    const detail::DenseIndex& dense = pool_->dense();
+    if (position >= dense.size()) {
       bits_ = 0;
       page_ = pool_->table_.page_count();
       word_ = 0;
       return;
     }
-    page_ = pool_->store_.page_number(position);
-    slots_ = pool_->store_.page_objects(page_);
-    boxes_ = pool_->store_.page_boxes(page_);
-    const std::uint32_t offset = pool_->store_.offset(position);
+    page_ = dense.page_number(position);
+    if (pool_->state_.heap) {
+      boxes_ = pool_->heap_.page_boxes(page_);
+    } else {
+      slots_ = pool_->store_.page_objects(page_);
+    }
+    const std::uint32_t offset = dense.offset(position);
     word_ = offset / detail::bits_per_word;
     bits_ = std::uint64_t{1} << (offset % detail::bits_per_word);
-    index_ = pool_->store_.index_at(position);
+    index_ = dense.index_at(position);
   }
   void settle() noexcept {  // moves forward to the next set bit, or to end (bits_ == 0)
     while (bits_ == 0) {
@@ -182,7 +187,7 @@ template <class T>
 template <class F>
 void VectorPool<T>::for_each_occupancy_word(F&& f) const {
   if (state_.packed) {
-    const std::size_t live = store_.size(), positions = store_.capacity();
+    const std::size_t live = dense().size(), positions = dense().capacity();
     for (std::size_t first = 0; first < positions; first += detail::bits_per_word) {
       const auto valid = static_cast<unsigned>(std::min<std::size_t>(detail::bits_per_word, positions - first));
       const std::size_t full = live > first ? std::min<std::size_t>(live - first, detail::bits_per_word) : 0;

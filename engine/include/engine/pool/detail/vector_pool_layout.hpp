@@ -46,11 +46,14 @@ typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std:
   layout.shift = detail::log2_exact(page_slots);
   layout.mask = static_cast<std::uint32_t>(page_slots - 1);
   layout.packed = mode != StorageMode::stable;  // packed_pages, heap: pages of metadata, plus a paged dense store
-  if (layout.packed) {
-    layout.store = Store(typename Store::Paged{layout.shift, mode == StorageMode::heap});
+  layout.is_heap = mode == StorageMode::heap;
+  if (layout.is_heap) {
+    layout.heap = Heap(layout.shift);
     // Into the heap layout every live object moves into a box of its own, inside noexcept
     // code: the boxes are allocated here, where a failure still leaves the pool as it was.
-    if (mode == StorageMode::heap && !store_.boxed()) layout.store.reserve_boxes(size());
+    if (!state_.heap) layout.heap.reserve_boxes(size());
+  } else if (layout.packed) {
+    layout.store = Store(typename Store::Paged{layout.shift});
   }
   const std::size_t page_count = (slots + page_slots - 1) / page_slots;
   layout.table.reserve(page_count);
@@ -62,9 +65,13 @@ typename VectorPool<T>::Layout VectorPool<T>::make_layout(StorageMode mode, std:
     layout.objects.emplace_back(layout.packed ? 0 : length);
     total += length;
     layout.bytes += layout.table.back().bytes() + layout.objects.back().bytes();
-    if (layout.packed) layout.store.add_page(length);
+    if (layout.is_heap) {
+      layout.heap.add_page(length);
+    } else if (layout.packed) {
+      layout.store.add_page(length);
+    }
   }
-  layout.bytes += layout.store.bytes();
+  layout.bytes += layout.store.bytes() + layout.heap.bytes();
   layout.capacity = static_cast<std::uint32_t>(std::min(total, state_.policy.max_capacity));
   return layout;
 }
@@ -154,34 +161,44 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
     ENGINE_POOL_ASSERT(false, "packed layout for a T whose move constructor may throw");
     return 0;
   } else {
-    const std::size_t moved = state_.packed ? store_.size() : size();
+    const std::size_t moved = state_.packed ? dense().size() : size();
     const auto page_in = [&target](std::uint32_t index) {
       return static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page;
     };
+    const auto with_target = [&target](auto&& f) {  // the target's dense store
+      if (target.is_heap) return f(target.heap);
+      return f(target.store);
+    };
     if (state_.packed && target.packed) {
-      store_.move_into(target.store);
-      for (std::uint32_t p = 0; p < target.store.size(); ++p) {
-        const std::uint32_t index = target.store.index_at(p);
+      with_dense([&](auto& from) { with_target([&](auto& to) { from.move_into(to); }); });
+      const detail::DenseIndex& index_of =
+          target.is_heap ? static_cast<const detail::DenseIndex&>(target.heap) : target.store;
+      for (std::uint32_t p = 0; p < index_of.size(); ++p) {
+        const std::uint32_t index = index_of.index_at(p);
         target.table[page_in(index)].set_occupied(index & target.mask);
       }
     } else if (state_.packed) {
-      for (std::uint32_t p = 0; p < store_.size(); ++p) {
-        const std::uint32_t index = store_.index_at(p);
-        ObjectPage& to = target.objects[page_in(index)];
-        const std::size_t offset = index & target.mask;
-        detail::unpoison_bytes(to.raw(offset), sizeof(T));
-        ::new (to.raw(offset)) T(std::move(*store_.object(p)));
-        store_.object(p)->~T();
-        target.table[page_in(index)].set_occupied(offset);
-      }
-      store_.drop_all();
+      with_dense([&](auto& from) {
+        for (std::uint32_t p = 0; p < from.size(); ++p) {
+          const std::uint32_t index = from.index_at(p);
+          ObjectPage& to = target.objects[page_in(index)];
+          const std::size_t offset = index & target.mask;
+          detail::unpoison_bytes(to.raw(offset), sizeof(T));
+          ::new (to.raw(offset)) T(std::move(*from.object(p)));
+          from.object(p)->~T();
+          target.table[page_in(index)].set_occupied(offset);
+        }
+        from.drop_all();
+      });
     } else {
-      const auto move_one = [&](std::uint32_t index, T& object) {
-        ::new (target.store.claim_reserved(index)) T(std::move(object));
-        object.~T();
-        target.table[page_in(index)].set_occupied(index & target.mask);
-      };
-      walk_slots_from<Visit::position_and_object>(0, move_one);
+      with_target([&](auto& to) {
+        const auto move_one = [&](std::uint32_t index, T& object) {
+          ::new (to.claim_reserved(index)) T(std::move(object));
+          object.~T();
+          target.table[page_in(index)].set_occupied(index & target.mask);
+        };
+        walk_slots_from<Visit::position_and_object>(0, move_one);
+      });
     }
     return moved;
   }
@@ -200,7 +217,9 @@ void VectorPool<T>::adopt(Layout&& layout) noexcept {
   table_.adopt_pages(std::move(layout.table), layout.first_page, layout.shift, layout.mask, layout.capacity);
   if (layout.first_page == 0) {
     store_ = std::move(layout.store);
+    heap_ = std::move(layout.heap);
     state_.packed = layout.packed;
+    state_.heap = layout.is_heap;
   }
   objects_.adopt_pages(std::move(layout.objects), layout.first_page);
   ++state_.storage_epoch;
@@ -221,7 +240,11 @@ void VectorPool<T>::shrink_to_fit() {
     objects_.drop_pages_from(keep);
     // packed_pages: live objects <= the slots kept, so the dense positions all sit in the
     // store pages kept beside them.
-    while (state_.packed && store_.page_count() > keep) store_.pop_page();
+    if (state_.packed) {
+      with_dense([&](auto& store) {
+        while (store.page_count() > keep) store.pop_page();
+      });
+    }
     ++state_.storage_epoch;  // a range-for may hold a dropped page: its next step must notice
     state_.prefaulted = 0;   // pages dropped here and grown again later come back unbacked
     table_.set_capacity(stable_capacity());

@@ -38,6 +38,7 @@ VectorPool<T>::VectorPool(VectorPool&& other) noexcept
     : table_(std::move(other.table_)),
       objects_(std::move(other.objects_)),
       store_(std::move(other.store_)),
+      heap_(std::move(other.heap_)),
       state_(other.state_),
       listener_(std::move(other.listener_)) {
   other.reset_to_empty();
@@ -50,6 +51,7 @@ VectorPool<T>& VectorPool<T>::operator=(VectorPool&& other) noexcept {
   table_ = std::move(other.table_);
   objects_ = std::move(other.objects_);
   store_ = std::move(other.store_);
+  heap_ = std::move(other.heap_);
   state_ = other.state_;
   ++state_.storage_epoch;  // iterators into this pool's old storage must notice
   listener_ = std::move(other.listener_);
@@ -63,14 +65,20 @@ template <class T>
 void VectorPool<T>::reset_to_empty() noexcept {
   objects_.clear();
   store_ = Store{};
+  heap_ = Heap{};
   State fresh;
   fresh.policy = state_.policy;
   fresh.packed = is_packed_storage(fresh.policy.storage);
+  fresh.heap = fresh.policy.storage == StorageMode::heap;
   table_ = detail::SlotTable(detail::next_generation_seed());
   if (is_paged_storage(fresh.policy.storage)) {
     const unsigned shift = detail::log2_exact(fresh.policy.page_slots);
     table_.adopt_pages({}, 0, shift, static_cast<std::uint32_t>(fresh.policy.page_slots - 1), 0);
-    if (fresh.packed) store_ = Store(typename Store::Paged{shift, fresh.policy.storage == StorageMode::heap});
+    if (fresh.heap) {
+      heap_ = Heap(shift);
+    } else if (fresh.packed) {
+      store_ = Store(typename Store::Paged{shift});
+    }
   }
   fresh.storage_epoch = state_.storage_epoch + 1;
   state_ = fresh;
@@ -102,24 +110,26 @@ void VectorPool<T>::destroy_live_objects() noexcept {
     VectorPool& pool_;
   };
   if (state_.packed) {  // from the back: each object leaves the array before its destructor runs
-    if constexpr (std::is_trivially_destructible_v<T>) {
-      for (std::uint32_t p = 0; p < store_.size(); ++p) {
-        detail::SlotTable::retire(table_.locate(store_.index_at(p)));
-        ++state_.counters.releases;
+    with_dense([&](auto& store) {
+      if constexpr (std::is_trivially_destructible_v<T>) {
+        for (std::uint32_t p = 0; p < store.size(); ++p) {
+          detail::SlotTable::retire(table_.locate(store.index_at(p)));
+          ++state_.counters.releases;
+        }
+        store.drop_all();
+      } else {
+        CallbackScope scope(callbacks_);
+        TeardownScope teardown(*this);
+        while (store.size() != 0) {  // re-read: destructors may release or emplace
+          const std::uint32_t index = store.index_at(store.size() - 1);
+          const detail::SlotTable::SlotMeta at = table_.locate(index);
+          at.generations[at.offset] += teardown_kill_step;  // dead first
+          detail::clear_bit(at.occupied, at.offset);
+          ++state_.counters.releases;
+          destroy_packed(store, index);
+        }
       }
-      store_.drop_all();
-    } else {
-      CallbackScope scope(callbacks_);
-      TeardownScope teardown(*this);
-      while (store_.size() != 0) {  // re-read: destructors may release or emplace
-        const std::uint32_t index = store_.index_at(store_.size() - 1);
-        const detail::SlotTable::SlotMeta at = table_.locate(index);
-        at.generations[at.offset] += teardown_kill_step;  // dead first
-        detail::clear_bit(at.occupied, at.offset);
-        ++state_.counters.releases;
-        destroy_packed(index);
-      }
-    }
+    });
     return;
   }
   if constexpr (std::is_trivially_destructible_v<T>) {  // no destructor: nothing can call back

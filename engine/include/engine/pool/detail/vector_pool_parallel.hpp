@@ -20,7 +20,7 @@ namespace engine {
 template <class T>
 std::uint64_t VectorPool<T>::chunk_bound(std::size_t k, std::size_t chunks) const noexcept {
   if (k >= chunks) return all_positions;
-  if (state_.packed) return static_cast<std::uint64_t>(store_.size()) * k / chunks;
+  if (state_.packed) return static_cast<std::uint64_t>(dense().size()) * k / chunks;
   const std::uint64_t words =
       (static_cast<std::uint64_t>(table_.used()) + detail::bits_per_word - 1) / detail::bits_per_word;
   return words * k / chunks * detail::bits_per_word;
@@ -85,40 +85,45 @@ std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pr
 //     at dense entry kept + j;
 //  3. each task fills its own victims' holes below `kept` from those entries: every mover goes
 //     from at or above `kept` to a hole below it, once, so no two tasks touch one object or entry.
+// Chunk k's first victim's place among all of them.
+template <class T>
+std::uint32_t VectorPool<T>::victims_before(std::size_t k) const noexcept {
+  std::uint32_t j = 0;
+  for (std::size_t c = 0; c < k; ++c) j += static_cast<std::uint32_t>(chunk_victims_[c].entries.size());
+  return j;
+}
+
 template <class T>
 template <class Runner>
 void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept {
   const std::uint32_t stack_top = table_.free_count();
-  const auto first_of = [&](std::size_t k) {  // chunk k's first victim's place among all of them
-    std::uint32_t j = 0;
-    for (std::size_t c = 0; c < k; ++c) j += static_cast<std::uint32_t>(chunk_victims_[c].entries.size());
-    return j;
-  };
+  const auto first_of = [this](std::size_t k) { return victims_before(k); };
   // Each victim waits on cold lines (its dense entry, then its generation and occupancy word;
   // a hole, then its mover's position entry), so both passes ask for them a few victims ahead,
   // as release_listed_positions() does.
   const bool prefetch = table_.capacity() >= prefetch_threshold;
   constexpr std::uint32_t ahead = prefetch_distance;
-  // Step 1, its loop chosen once per call for the layout (packed: the victims are dense positions).
-  const auto release_slots = [&](auto packed_layout) {
-    constexpr bool packed = decltype(packed_layout)::value;
+  // Step 1, its loop chosen once per call for the layout (dense: the victims are dense positions).
+  const auto release_slots = [&](auto& where) {
+    constexpr bool packed = !std::is_same_v<std::decay_t<decltype(where)>, Objects>;
     run(chunks, [&](std::size_t k) {
       const std::vector<std::uint32_t>& victims = chunk_victims_[k].entries;
       std::uint32_t j = first_of(k);
       for (std::size_t i = 0; i < victims.size(); ++i) {
         if (prefetch) {
           if constexpr (packed) {
-            if (i + 2 * ahead < victims.size()) store_.prefetch_dense(victims[i + 2 * ahead]);
-            if (i + ahead < victims.size()) prefetch_release_in<true>(store_.index_at(victims[i + ahead]));
+            if (i + 2 * ahead < victims.size()) where.prefetch_dense(victims[i + 2 * ahead]);
+            if (i + ahead < victims.size()) prefetch_release_in<true>(where.index_at(victims[i + ahead]));
           } else {
             if (i + ahead < victims.size()) prefetch_release_in<false>(victims[i + ahead]);
           }
         }
         const std::uint32_t position = victims[i];
-        const std::uint32_t index = packed ? store_.index_at(position) : position;
+        std::uint32_t index = position;
+        if constexpr (packed) index = where.index_at(position);
         const SlotRef at = locate(index);
         if constexpr (packed) {
-          store_.free_box_at(position);
+          where.free_at(position);
         } else {
           detail::mark_slot_released(at.slots[at.offset].bytes, sizeof(T));
         }
@@ -127,10 +132,12 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
       }
     });
   };
-  if (state_.packed) {
-    release_slots(std::true_type{});
+  if (state_.heap) {
+    release_slots(heap_);
+  } else if (state_.packed) {
+    release_slots(store_);
   } else {
-    release_slots(std::false_type{});
+    release_slots(objects_);
   }
   // Then their occupancy bits, here, from the stack entries just written (read in order; the
   // bitmap, a bit a slot, is small enough to stay warm).
@@ -140,13 +147,24 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
   table_.add_free(doomed);
   state_.counters.releases += doomed;
   if (!state_.packed) return;  // the objects stay where they are
-  const std::uint32_t size = store_.size();
+  with_dense([&](auto& store) { close_holes_chunked(store, chunks, run, doomed); });
+}
+
+// release_victims_chunked's second half in the dense layouts: the survivors fill the holes below
+// the new size (see PackedStore::free_at for the three steps).
+template <class T>
+template <class Dense, class Runner>
+void VectorPool<T>::close_holes_chunked(Dense& store, std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept {
+  const auto first_of = [this](std::size_t k) { return victims_before(k); };
+  const bool prefetch = table_.capacity() >= prefetch_threshold;
+  constexpr std::uint32_t ahead = prefetch_distance;
+  const std::uint32_t size = store.size();
   const std::uint32_t kept = size - doomed;
   std::uint32_t last = size;  // the victims at or above `kept` are the last ones listed
   for (std::size_t k = chunks; k-- > 0 && last > kept;) {
     const std::vector<std::uint32_t>& victims = chunk_victims_[k].entries;
     for (auto it = victims.rbegin(); it != victims.rend() && *it >= kept; ++it) {
-      if (*it != --last) store_.copy_dense(*it, last);
+      if (*it != --last) store.copy_dense(*it, last);
     }
   }
   run(chunks, [&](std::size_t k) {
@@ -156,13 +174,13 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
                                                   victims.begin());  // this chunk's victims below `kept`
     for (std::uint32_t i = 0; i < holes; ++i) {
       if (prefetch) {
-        if (i + 2 * ahead < holes) store_.prefetch_position(store_.index_at(kept + first + i + 2 * ahead));
-        if (i + ahead < holes) store_.prefetch_hole_at(victims[i + ahead]);
+        if (i + 2 * ahead < holes) store.prefetch_position(store.index_at(kept + first + i + 2 * ahead));
+        if (i + ahead < holes) store.prefetch_hole_at(victims[i + ahead]);
       }
-      store_.fill_hole_from(victims[i], kept + first + i);
+      store.fill_hole_from(victims[i], kept + first + i);
     }
   });
-  store_.shrink_to(kept);
+  store.shrink_to(kept);
 }
 
 template <class T>

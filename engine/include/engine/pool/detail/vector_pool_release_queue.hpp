@@ -34,8 +34,8 @@ std::size_t VectorPool<T>::flush_releases() noexcept {
     const bool prefetch = table_.capacity() >= prefetch_threshold;
     // The layout is read once: T's destructors may not change it (set_policy and relocating
     // growth are refused inside them).
-    const auto flush = [&](auto packed_layout) {
-      constexpr bool packed = decltype(packed_layout)::value;
+    const auto flush = [&](auto& where) {
+      constexpr bool packed = !std::is_same_v<std::decay_t<decltype(where)>, Objects>;
       for (std::uint32_t position = 0; position < table_.pending_count();) {  // a page of the queue at a time
         const detail::PagedRun<detail::QueuedHandle> run = table_.queue_run(position);
         const std::uint32_t length = std::min(run.length, table_.pending_count() - position);
@@ -47,7 +47,7 @@ std::size_t VectorPool<T>::flush_releases() noexcept {
           const detail::QueuedHandle queued = run.first[i];
           // Not live: released directly since it was queued.
           if (table_.is_live(PoolHandle{queued.index, queued.generation})) {
-            release_slot_in<packed>(queued.index);
+            release_slot_in(where, queued.index);
             ++released;
           } else {
             ++state_.counters.failed_releases;
@@ -56,10 +56,12 @@ std::size_t VectorPool<T>::flush_releases() noexcept {
         position += length;
       }
     };
-    if (state_.packed) {
-      flush(std::true_type{});
+    if (state_.heap) {
+      flush(heap_);
+    } else if (state_.packed) {
+      flush(store_);
     } else {
-      flush(std::false_type{});
+      flush(objects_);
     }
   }
   table_.end_queue();

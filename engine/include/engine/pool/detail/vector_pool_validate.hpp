@@ -26,7 +26,7 @@ PoolStats VectorPool<T>::stats() const noexcept {
   s.free = table_.capacity() - s.live;
   s.peak_live = state_.counters.peak_used;
   s.bytes_held = table_.bytes() + objects_.bytes();  // the table holds stack and queue too
-  s.bytes_held += store_.bytes();                    // packed: the dense objects and both index arrays
+  s.bytes_held += store_.bytes() + heap_.bytes();    // dense: the objects (or pointers) and both index arrays
   s.emplaces = state_.counters.emplaces;
   s.releases = state_.counters.releases;
   s.failed_emplaces = state_.counters.failed_emplaces;
@@ -66,17 +66,21 @@ bool VectorPool<T>::validate() const {
   // Packed: the dense array holds exactly the live objects and each slot knows its position;
   // other layouts have no store at all.
   if (state_.packed != is_packed_storage(state_.policy.storage)) return false;
+  if (state_.heap != (state_.policy.storage == StorageMode::heap)) return false;
+  const detail::DenseIndex& unused = state_.heap ? static_cast<const detail::DenseIndex&>(store_) : heap_;
+  if (unused.capacity() != 0 || unused.size() != 0) return false;  // the store not in use holds nothing
   if (state_.packed) {
-    if (store_.capacity() != slots || store_.page_count() != pages) return false;
+    const detail::DenseIndex& index_of = dense();
+    if (index_of.capacity() != slots || index_of.page_count() != pages) return false;
     for (std::size_t p = 0; p < pages; ++p) {  // one store page beside each page of metadata
-      if (store_.page_length(p) != table_.page(p).slot_count()) return false;
+      if (index_of.page_length(p) != table_.page(p).slot_count()) return false;
     }
     if (callbacks_ == 0) {
-      if (store_.size() != live_count) return false;
-      for (std::uint32_t p = 0; p < store_.size(); ++p) {
-        const std::uint32_t index = store_.index_at(p);
+      if (index_of.size() != live_count) return false;
+      for (std::uint32_t p = 0; p < index_of.size(); ++p) {
+        const std::uint32_t index = index_of.index_at(p);
         if (index >= table_.used() || !detail::is_live_generation(table_.generation(index)) ||
-            store_.position_of(index) != p) {
+            index_of.position_of(index) != p) {
           return false;
         }
       }

@@ -1,8 +1,8 @@
 #pragma once
 // engine::detail::Visit: what a pool's walk hands its callback per live object, chosen at
-// compile time so each layout's walk (SlotStore::walk, PackedStore::walk) reads only what
-// the caller asked for: the object alone, its handle too (one generation read more), or
-// where it sits (a slot index, or a packed layout's dense position).
+// compile time so each layout's walk (SlotStore::walk, and walk_dense under PackedStore::walk and HeapStore::walk)
+// reads only what the caller asked for: the object alone, its handle too (one generation read more), or where it sits
+// (a slot index, or a packed layout's dense position).
 #include <cstdint>
 
 namespace engine::detail {
