@@ -150,6 +150,31 @@ TEST_P(ZeroAllocation, BigCullsWithReleaseLaterAndEraseIfNeverAllocate) {
   EXPECT_TRUE(pool.validate());
 }
 
+// grow_ahead grows the chunked passes' victim lists with the pool: the first erase_if_chunked
+// after it (at the chunk count the last one used) allocates nothing, though the pool is larger.
+TEST_P(ZeroAllocation, AChunkedPassAfterGrowAheadAllocatesNothing) {
+  if (GetParam() == StorageMode::heap) GTEST_SKIP() << "heap allocates per object: HeapLayout tests that";
+  VectorPool<Tracked> pool(warm_up_policy(GetParam()));
+  warm_up(pool);
+  const auto run = [](std::size_t n, auto&& task) {
+    for (std::size_t k = 0; k < n; ++k) task(k);
+  };
+  constexpr std::size_t kChunks = 3;
+  pool.erase_if_chunked(kChunks, run, [](std::size_t, const Tracked&) { return false; });  // lists sized
+  const std::size_t capacity = pool.capacity();
+  ASSERT_TRUE(pool.grow_ahead(pool.capacity() * 4));
+  ASSERT_GE(pool.capacity(), capacity * 4);
+  refill(pool);
+  while (pool.size() < pool.capacity() && pool.emplace(next_value_++)) {}
+  ASSERT_EQ(pool.size(), pool.capacity()) << "a full pool: the most victims one chunk can hold";
+  const std::size_t before = g_allocations;
+  const std::size_t erased = pool.erase_if_chunked(kChunks, run, [](std::size_t, const Tracked&) { return true; });
+  EXPECT_EQ(g_allocations - before, 0u) << "erase_if_chunked allocated after grow_ahead";
+  EXPECT_EQ(erased, pool.capacity());
+  EXPECT_TRUE(pool.empty());
+  EXPECT_TRUE(pool.validate());
+}
+
 // Handles queued several times, or queued and then released directly (and their slots
 // reused and queued again), could make a naive queue grow without bound between flushes.
 TEST_P(ZeroAllocation, RepeatedAndStaleQueueEntriesNeitherOverflowNorAllocate) {

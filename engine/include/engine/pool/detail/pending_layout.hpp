@@ -31,6 +31,15 @@ struct PendingLayout {
   std::uint32_t mask = 0xFFFFFFFFu;
   std::uint32_t capacity = 0;
   std::size_t bytes = 0;
+
+  template <class F>
+  decltype(auto) with_dense(F&& f) {  // the dense store the target uses: f compiled for both
+    if (is_heap) return f(heap);
+    return f(store);
+  }
+  const DenseIndex& dense() const noexcept {  // its positions, either store
+    return is_heap ? static_cast<const DenseIndex&>(heap) : store;
+  }
 };
 
 }  // namespace engine::detail

@@ -227,8 +227,9 @@ class VectorPool {
   bool reserve(std::size_t slots);  // capacity >= slots; false at cap / bad_alloc / relocating mid-pass (pool
                                     // unchanged)
   void shrink_to_fit();  // stable: frees empty trailing pages; contiguous: trims to just past the last live slot
-  // Room ahead of need, at a moment the caller picks (the start of a frame), so that a later
-  // burst of emplaces neither grows the pool nor stops on page faults of memory never written:
+  // Room ahead of need, at a moment the caller picks (between frames), so that a later burst
+  // of emplaces neither grows the pool nor stops on page faults of memory never written; the
+  // chunked passes' victim lists grow with it, so the next erase_if_chunked allocates nothing:
   bool grow_ahead(std::size_t free_slots);  // < free_slots free: reserve()s now (paged: pages, nothing moves;
                                             // one-buffer: at least doubling); false if room, cap, bad_alloc, mid-pass
   std::size_t prefault(std::size_t max_bytes) noexcept;  // backs <= max_bytes of the slots no object used yet, on from
@@ -360,6 +361,7 @@ class VectorPool {
   template <class Runner>
   void release_victims_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept;
   std::uint32_t victims_before(std::size_t k) const noexcept;  // in erase_if_chunked's lists of chunks < k
+  void reserve_chunk_victims(std::size_t chunks);              // each list holds a chunk's worth at this capacity
   template <class Dense, class Runner>
   void close_holes_chunked(Dense& store, std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept;
   static constexpr std::uint64_t all_positions = detail::all_positions;  // past every walk position
@@ -381,6 +383,14 @@ class VectorPool {
   decltype(auto) with_dense(F&& f) const {
     if (state_.heap) return f(heap_);
     return f(store_);
+  }
+  // Where the objects live in the layout in use, read once per call: heap_ (heap), store_
+  // (packed, packed_pages) or objects_ (contiguous, stable); f is compiled for all three.
+  template <class F>
+  decltype(auto) with_objects(F&& f) {
+    if (state_.heap) return f(heap_);
+    if (state_.packed) return f(store_);
+    return f(objects_);
   }
   const detail::DenseIndex& dense() const noexcept {  // the positions of either dense store
     return state_.heap ? static_cast<const detail::DenseIndex&>(heap_) : store_;

@@ -166,13 +166,7 @@ ENGINE_POOL_HOT void VectorPool<T>::release_slot_in(Where& where, std::uint32_t 
 
 template <class T>
 inline void VectorPool<T>::release_slot(std::uint32_t index) noexcept {
-  if (state_.heap) {
-    release_slot_in(heap_, index);
-  } else if (state_.packed) {
-    release_slot_in(store_, index);
-  } else {
-    release_slot_in(objects_, index);
-  }
+  with_objects([&](auto& where) { release_slot_in(where, index); });
 }
 
 // Packed: the dead object leaves the dense array (the last one fills its place) before its
@@ -333,13 +327,7 @@ void VectorPool<T>::release_doomed(std::uint32_t from, std::uint32_t doomed) noe
         table_.push_free(index);  // only now can an emplace take the slot
       }
     };
-    if (state_.heap) {
-      destroy_all(heap_);
-    } else if (state_.packed) {
-      destroy_all(store_);
-    } else {
-      destroy_all(objects_);
-    }
+    with_objects(destroy_all);
   }
 }
 

@@ -278,7 +278,12 @@ bool VectorPool<T>::grow_ahead(std::size_t free_slots) {
     if (!std::is_move_constructible_v<T> && !empty()) return false;  // the rebuild would move them: see reserve()
     wanted = std::max(wanted, next_contiguous_capacity());
   }
-  return reserve(wanted);
+  if (!reserve(wanted)) return false;
+  try {
+    reserve_chunk_victims(chunk_victims_.size());
+  } catch (const std::bad_alloc&) {  // the pool grew; the next chunked pass asks again (and throws there)
+  }
+  return true;
 }
 
 // Backs the memory of slots [max(used, prefaulted), capacity) page by page, up to max_bytes:

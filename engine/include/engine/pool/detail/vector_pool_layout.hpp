@@ -165,14 +165,9 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
     const auto page_in = [&target](std::uint32_t index) {
       return static_cast<std::size_t>(static_cast<std::uint64_t>(index) >> target.shift) - target.first_page;
     };
-    const auto with_target = [&target](auto&& f) {  // the target's dense store
-      if (target.is_heap) return f(target.heap);
-      return f(target.store);
-    };
     if (state_.packed && target.packed) {
-      with_dense([&](auto& from) { with_target([&](auto& to) { from.move_into(to); }); });
-      const detail::DenseIndex& index_of =
-          target.is_heap ? static_cast<const detail::DenseIndex&>(target.heap) : target.store;
+      with_dense([&](auto& from) { target.with_dense([&](auto& to) { from.move_into(to); }); });
+      const detail::DenseIndex& index_of = target.dense();
       for (std::uint32_t p = 0; p < index_of.size(); ++p) {
         const std::uint32_t index = index_of.index_at(p);
         target.table[page_in(index)].set_occupied(index & target.mask);
@@ -191,7 +186,7 @@ std::size_t VectorPool<T>::relocate_packed(Layout& target) noexcept {
         from.drop_all();
       });
     } else {
-      with_target([&](auto& to) {
+      target.with_dense([&](auto& to) {
         const auto move_one = [&](std::uint32_t index, T& object) {
           ::new (to.claim_reserved(index)) T(std::move(object));
           object.~T();

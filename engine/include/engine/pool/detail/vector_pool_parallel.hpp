@@ -31,14 +31,9 @@ template <class Runner, class Pred>
 std::size_t VectorPool<T>::erase_if_chunked(std::size_t chunks, Runner&& run, Pred&& pred) {
   if (refuse_mid_pass("erase_if_chunked() inside for_each/erase_if; it would release mid-pass")) return 0;
   chunks = std::max<std::size_t>(chunks, 1);
-  if (chunk_victims_.size() < chunks) chunk_victims_.resize(chunks);  // allocates only when the count rises
-  // A chunk holds at most capacity / chunks positions, plus one word of rounding: reserved before
-  // the pass, so no task allocates (and a pool that has not grown allocates nothing at all).
-  const std::size_t room = table_.capacity() / chunks + detail::bits_per_word;
-  for (std::size_t k = 0; k < chunks; ++k) {
-    chunk_victims_[k].entries.clear();
-    if (chunk_victims_[k].entries.capacity() < room) chunk_victims_[k].entries.reserve(room);
-  }
+  if (chunk_victims_.size() != chunks) chunk_victims_.resize(chunks);  // allocates only when the count changes
+  reserve_chunk_victims(chunks);                                       // before the pass, so no task allocates
+  for (std::size_t k = 0; k < chunks; ++k) chunk_victims_[k].entries.clear();
   {
     IterationScope iterating(iterating_);
     ParallelScope parallel(parallel_passes_);
@@ -93,11 +88,23 @@ std::uint32_t VectorPool<T>::victims_before(std::size_t k) const noexcept {
   return j;
 }
 
+// A chunk holds at most capacity / chunks positions, plus one word of rounding (chunk_bound).
+// Reserved for `chunks` lists by erase_if_chunked, and by grow_ahead for as many as the last
+// pass used: so a pool that has not grown since its last chunked pass allocates nothing in it.
+// Half as much again as needed when a list must grow, so a pool growing a page at a time
+// reallocates its lists every few growths, not at each.
+template <class T>
+void VectorPool<T>::reserve_chunk_victims(std::size_t chunks) {
+  const std::size_t room = table_.capacity() / std::max<std::size_t>(chunks, 1) + detail::bits_per_word;
+  for (std::size_t k = 0; k < chunks; ++k) {
+    if (chunk_victims_[k].entries.capacity() < room) chunk_victims_[k].entries.reserve(room + room / 2);
+  }
+}
+
 template <class T>
 template <class Runner>
 void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept {
   const std::uint32_t stack_top = table_.free_count();
-  const auto first_of = [this](std::size_t k) { return victims_before(k); };
   // Each victim waits on cold lines (its dense entry, then its generation and occupancy word;
   // a hole, then its mover's position entry), so both passes ask for them a few victims ahead,
   // as release_listed_positions() does.
@@ -108,7 +115,7 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
     constexpr bool packed = !std::is_same_v<std::decay_t<decltype(where)>, Objects>;
     run(chunks, [&](std::size_t k) {
       const std::vector<std::uint32_t>& victims = chunk_victims_[k].entries;
-      std::uint32_t j = first_of(k);
+      std::uint32_t j = victims_before(k);
       for (std::size_t i = 0; i < victims.size(); ++i) {
         if (prefetch) {
           if constexpr (packed) {
@@ -132,13 +139,7 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
       }
     });
   };
-  if (state_.heap) {
-    release_slots(heap_);
-  } else if (state_.packed) {
-    release_slots(store_);
-  } else {
-    release_slots(objects_);
-  }
+  with_objects(release_slots);
   // Then their occupancy bits, here, from the stack entries just written (read in order; the
   // bitmap, a bit a slot, is small enough to stay warm).
   for (std::uint32_t j = 0; j < doomed; ++j) {
@@ -155,7 +156,6 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
 template <class T>
 template <class Dense, class Runner>
 void VectorPool<T>::close_holes_chunked(Dense& store, std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept {
-  const auto first_of = [this](std::size_t k) { return victims_before(k); };
   const bool prefetch = table_.capacity() >= prefetch_threshold;
   constexpr std::uint32_t ahead = prefetch_distance;
   const std::uint32_t size = store.size();
@@ -169,7 +169,7 @@ void VectorPool<T>::close_holes_chunked(Dense& store, std::size_t chunks, Runner
   }
   run(chunks, [&](std::size_t k) {
     const std::vector<std::uint32_t>& victims = chunk_victims_[k].entries;
-    const std::uint32_t first = first_of(k);
+    const std::uint32_t first = victims_before(k);
     const auto holes = static_cast<std::uint32_t>(std::lower_bound(victims.begin(), victims.end(), kept) -
                                                   victims.begin());  // this chunk's victims below `kept`
     for (std::uint32_t i = 0; i < holes; ++i) {

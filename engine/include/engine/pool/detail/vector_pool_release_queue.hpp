@@ -56,13 +56,7 @@ std::size_t VectorPool<T>::flush_releases() noexcept {
         position += length;
       }
     };
-    if (state_.heap) {
-      flush(heap_);
-    } else if (state_.packed) {
-      flush(store_);
-    } else {
-      flush(objects_);
-    }
+    with_objects(flush);
   }
   table_.end_queue();
   ENGINE_POOL_VALIDATE_ASSERT(valid_or_nested(), "pool invariants broken after flush_releases");
