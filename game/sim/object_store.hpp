@@ -52,8 +52,9 @@ struct StoreStats {
   double update_ms = 0, release_ms = 0;  // the last update(team, ...): phase one (parallel), phase two
 };
 
-// The free slots a store that outgrew its start keeps ahead of its spawns (ObjectStore::make_room),
-// for `live` objects and `burst`, the largest rise of its live count inside one step so far.
+// The free slots a store keeps ahead of its spawns (ObjectStore::make_room), for `live` objects
+// and `burst`, the largest rise of its live count inside one step so far (0 until a burst has
+// outgrown the store's start).
 constexpr std::size_t room_ahead(std::size_t live, std::size_t burst) noexcept { return std::max(2 * burst, live / 8); }
 
 template <class T>
@@ -214,29 +215,37 @@ class ObjectStore {
     relist(was_listed);
   }
 
-  // Room for the coming step's spawns, made before the step starts; returns whether the pool
-  // grew. A pool that has had to grow mid-step once (a burst outran its capacity) is kept
-  // room_ahead() free slots from then on: twice the largest rise of its live count inside one
-  // step so far, or an eighth of its live count, whichever is more, grown here
-  // (VectorPool::grow_ahead), so the next burst takes slots grown on an earlier frame instead
-  // of growing the pool in its own. A pool sized up front (the advisor's capacities) is left
-  // as it is. Only when the work is done moves: slots, handles and the game are the same.
-  // A growth waits for a calm step (one that rose by at most half the largest burst) while the
-  // room still holds one largest burst: the steps that use up the room are the bursts, already
-  // the costliest frames, and a growth on them adds to their spike.
-  bool make_room() {
-    const std::size_t rise = step_peak_ - step_start_;  // step_peak_ starts at step_start_ and only rises
-    burst_ = std::max(burst_, rise);
+  // Room for the next step's spawns, made at the end of a step; returns whether the pool grew.
+  // Every store keeps room_ahead() free slots: an eighth of its live count, and, once a burst
+  // has outrun its capacity mid-step, twice the largest rise of its live count inside one step
+  // so far, grown here (VectorPool::grow_ahead), so the next burst takes slots grown on an
+  // earlier frame instead of growing the pool in its own. A pool sized up front (the advisor's
+  // capacities: the peak plus a quarter) never needs more. Only when the work is done moves:
+  // slots, handles and the game are the same.
+  // Only a calm step grows: the bursts are the costliest frames already, and a growth on one
+  // adds to its spike. Called at the end of the step it judges, the growth lands in that calm
+  // step, not in the next, which may be a burst. A burst that left too little room waits for a
+  // calm step too: if another burst comes first it grows mid-step, no worse than growing at the
+  // end of this one. The store alone calls a step calm when it rose by at most a quarter of its
+  // largest burst (bursting()); the simulation judges the step over every store (Simulation::make_room).
+  bool make_room() { return make_room(!bursting()); }
+  bool make_room(bool calm_step) {
+    burst_ = largest_burst();
     step_start_ = step_peak_ = size();
-    if (!outgrown_) return false;
-    const std::size_t free = pool_.capacity() - size();
-    if (free >= burst_ && 2 * rise > burst_) return false;  // room for a burst; grow on a calm step
+    if (!calm_step) return false;
     making_room_ = true;
-    const bool grew = pool_.grow_ahead(room_ahead(size(), burst_));
+    const bool grew = pool_.grow_ahead(room_ahead(size(), outgrown_ ? burst_ : 0));
     making_room_ = false;
     if (grew && listed()) list_.reserve(pool_.capacity());
     return grew;
   }
+  // This step's rise of the live count so far (its high since the last make_room), the largest
+  // such rise of any step, and whether this step is a burst: it rose by more than a quarter of
+  // the largest. A quarter: the storm's largest bursts are four explosions, and one explosion on
+  // top of the steady spawns is a burst too (its frame costs twice its neighbours).
+  std::size_t step_rise() const noexcept { return step_peak_ - step_start_; }  // the peak only rises
+  std::size_t largest_burst() const noexcept { return std::max(burst_, step_rise()); }
+  bool bursting() const noexcept { return 4 * step_rise() > largest_burst(); }
   // Backs up to `bytes` of the pool's never-used memory, so a burst does not stop on fresh
   // pages' faults (VectorPool::prefault); returns the bytes it asked for.
   std::size_t prefault(std::size_t bytes) noexcept { return pool_.prefault(bytes); }
@@ -346,7 +355,7 @@ class ObjectStore {
   PoolId pool_id_ = PoolId::bullets;
   bool rebuilding_ = false;     // inside set_pooling / a layout switch: growth events are rebuilds
   bool making_room_ = false;    // inside make_room or an asked-for reserve: growth not forced by a spawn
-  bool outgrown_ = false;       // a spawn has grown the pool: make_room keeps room ahead from then on
+  bool outgrown_ = false;       // a spawn has grown the pool: make_room keeps room for bursts from then on
   std::uint64_t rebuilds_ = 0;  // pool growth events that were rebuilds (in pool.growth_events too)
   std::size_t peak_live_ = 0;
   std::size_t step_start_ = 0, step_peak_ = 0;  // live count at the last make_room, and its high since

@@ -127,19 +127,37 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
   refresh_stats();
 }
 
-// Room for this step's bursts, grown and backed before it starts (ObjectStore::make_room).
+// Room for the next step's bursts, grown and backed at the end of this one (ObjectStore::make_room).
 // The prefault budget is shared: the pools back memory in turn until it is spent. A step that
-// grew a pool here has paid for memory already and backs none (one memory cost per step).
+// grew a pool here has paid for memory already and backs none (one memory cost per step), and
+// sizes the scratch kept per capacity now, so the next step allocates nothing.
+// The step is calm, and the pools may grow, when no pool that makes large bursts (an eighth of
+// the largest of any pool's, or more: in the storm the particles) had one in it: the step's frame
+// costs what its spawns cost, and the small pools' steady rises do not make it expensive.
 void Simulation::make_room(std::size_t prefault_bytes) {
-  bool grew = player_bullets_.store().make_room();
-  grew |= enemy_bullets_.store().make_room();
-  grew |= particles_.store().make_room();
-  grew |= enemies_.store().make_room();
-  if (grew) return;
-  prefault_bytes -= std::min(prefault_bytes, particles_.store().prefault(prefault_bytes));
-  prefault_bytes -= std::min(prefault_bytes, enemy_bullets_.store().prefault(prefault_bytes));
-  prefault_bytes -= std::min(prefault_bytes, player_bullets_.store().prefault(prefault_bytes));
-  enemies_.store().prefault(prefault_bytes);
+  auto& bullets = player_bullets_.store();
+  auto& enemy_bullets = enemy_bullets_.store();
+  auto& particles = particles_.store();
+  auto& enemies = enemies_.store();
+  const std::size_t largest = std::max(
+      {bullets.largest_burst(), enemy_bullets.largest_burst(), particles.largest_burst(), enemies.largest_burst()});
+  const auto bursting = [largest](const auto& store) {
+    return 8 * store.largest_burst() >= largest && store.bursting();
+  };
+  const bool calm = !(bursting(bullets) || bursting(enemy_bullets) || bursting(particles) || bursting(enemies));
+  bool grew = bullets.make_room(calm);
+  grew |= enemy_bullets.make_room(calm);
+  grew |= particles.make_room(calm);
+  grew |= enemies.make_room(calm);
+  if (grew) {
+    prepare_chunks();
+    grid_.reserve(enemies_.store().capacity());
+    return;
+  }
+  prefault_bytes -= std::min(prefault_bytes, particles.prefault(prefault_bytes));
+  prefault_bytes -= std::min(prefault_bytes, enemy_bullets.prefault(prefault_bytes));
+  prefault_bytes -= std::min(prefault_bytes, bullets.prefault(prefault_bytes));
+  enemies.prefault(prefault_bytes);
 }
 
 void Simulation::prepare_chunks() {
@@ -220,7 +238,6 @@ void Simulation::step(const Input& external) {
   if (input.restart) restart();
   const float dt = kStepSeconds;
   ++frame_;
-  make_room(kPrefaultPerStep);
   game_time_ += dt;
   if (game_over_) game_over_time_ += dt;
 
@@ -320,6 +337,9 @@ void Simulation::step(const Input& external) {
   // 4. Two-phase releases of the dead, then the particles (including this step's new ones).
   enemies_.sweep();
   particles_.update(team_, dt);
+  // 5. Room for the next step's spawns, last: a growth here lands in a step whose bursts are
+  //    known (make_room grows on a calm one), not in the next, which may be a burst.
+  make_room(kPrefaultPerStep);
   refresh_stats();
 }
 

@@ -49,8 +49,9 @@ std::uint64_t warmup_end(const Args& args) {
 // The most slots a pool may hold for a given live peak under its policy: a doubling pool grows
 // when full (to twice its live count), a fixed-step pool by its step, a stable pool rounds
 // up to whole pages, and a pool coming back from heap mode returns at its earlier capacity,
-// which obeyed the same bound for an earlier (lower) peak. A pool that outgrew its start also
-// keeps room ahead (ObjectStore::make_room): its live peak plus that room, grown the same way.
+// which obeyed the same bound for an earlier (lower) peak. Every pool also keeps room ahead
+// (ObjectStore::make_room: an eighth of its live count, twice its largest burst once a burst
+// outgrew it): its live peak plus that room, grown the same way.
 // More than this is a slot leak. `page_slots` is the pool's own page length
 // (StoreStats::page_slots, after its rule for 0).
 std::size_t capacity_bound(const game::PoolConfig& pool, const game::StoreStats& stats) {

@@ -120,7 +120,8 @@ TEST_P(ObjectStoreModes, AStoreThatOutgrewItsStartKeepsRoomForItsLargestBurst) {
   for (std::uint64_t i = 0; i < 500; ++i) ASSERT_TRUE(!store.spawn_handle(Tracked(i, 0)).is_null());
   const std::uint64_t grown_mid_step = store.stats().growth_events;
   ASSERT_GT(grown_mid_step, 0u) << "a 500-object burst outgrows 64 slots";
-  ASSERT_TRUE(store.make_room());
+  EXPECT_FALSE(store.make_room()) << "the end of the burst's own step: waits for a calm one";
+  ASSERT_TRUE(store.make_room()) << "a calm step (no spawns) grows";
   EXPECT_EQ(store.stats().burst_peak, 500u);
   EXPECT_GE(store.capacity() - store.size(), room_ahead(500, 500));
   EXPECT_EQ(room_ahead(500, 500), 1000u);
@@ -133,9 +134,9 @@ TEST_P(ObjectStoreModes, AStoreThatOutgrewItsStartKeepsRoomForItsLargestBurst) {
   store.clear();
 }
 
-// The room is topped up on a calm step, not right after a burst (the burst frames are the
-// costliest already), unless what is left would not hold another burst of the largest size.
-TEST_P(ObjectStoreModes, RoomIsToppedUpOnACalmStepUnlessAnotherBurstWouldNotFit) {
+// The room is topped up on a calm step, never right after a burst (the burst frames are the
+// costliest already), even one that left less room than itself.
+TEST_P(ObjectStoreModes, RoomIsToppedUpOnlyOnACalmStep) {
   engine::GrowthPolicy small_pages = policy(64, 1'000'000);
   small_pages.page_slots = 64;
   ObjectStore<Tracked> store(small_pages, GetParam());
@@ -145,6 +146,7 @@ TEST_P(ObjectStoreModes, RoomIsToppedUpOnACalmStepUnlessAnotherBurstWouldNotFit)
   };
   const auto free_slots = [&] { return store.capacity() - store.size(); };
   step(500);  // outgrows its 64 slots mid-step
+  ASSERT_FALSE(store.make_room());
   ASSERT_TRUE(store.make_room());
   ASSERT_GE(free_slots(), room_ahead(500, 500));
 
@@ -162,9 +164,13 @@ TEST_P(ObjectStoreModes, RoomIsToppedUpOnACalmStepUnlessAnotherBurstWouldNotFit)
   const std::size_t bigger = free_slots() - 100;  // a new largest burst that leaves less than itself
   step(bigger);
   ASSERT_LT(free_slots(), bigger);
-  EXPECT_TRUE(store.make_room()) << "another burst would not fit: grows at once";
-  EXPECT_GE(free_slots(), room_ahead(store.size(), bigger));
+  const std::size_t after_burst = store.capacity();
+  EXPECT_FALSE(store.make_room()) << "another burst would not fit, but this step was one: waits";
+  EXPECT_EQ(store.capacity(), after_burst);
   EXPECT_EQ(store.stats().burst_peak, bigger);
+  step(0);
+  EXPECT_TRUE(store.make_room()) << "the next calm step grows";
+  EXPECT_GE(free_slots(), room_ahead(store.size(), bigger));
   EXPECT_EQ(Tracked::alive, static_cast<int>(store.size()));
   store.clear();
 }

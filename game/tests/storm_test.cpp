@@ -33,6 +33,38 @@ TEST(Storm, ReachesItsLiveCountsAndGrows) {
   EXPECT_EQ(summary.of(FrameKind::steady).per_frame_max, 0) << "a storm frame without growth allocated";
 }
 
+// The pools grow only at the end of a step without a burst (Simulation::make_room): a step in
+// which the particles rose by more than a quarter of their largest burst so far grows no pool,
+// unless a spawn outran the room (a growth mid-step, which no rule between steps can prevent).
+TEST(Storm, NoPoolGrowsOnAStepThatBurstWhileItHadRoom) {
+  Simulation sim(repo_scenario("storm.json"), 11);
+  sim.settings().autofire = true;
+  sim.settings().threads = 1;
+  const Input none{};
+  int bursts_with_room = 0, growths = 0;
+  for (int f = 0; f < 300; ++f) {
+    const SimStats before = sim.stats();
+    sim.step(none);
+    const SimStats& after = sim.stats();
+    growths += after.grew ? 1 : 0;
+    bool had_room = true;  // every pool could take all of this step's spawns without growing
+    for (std::size_t i = 0; i < kPoolCount; ++i) {
+      had_room =
+          had_room && after.pools[i].spawns - before.pools[i].spawns <= before.pools[i].capacity - before.pools[i].live;
+    }
+    const StoreStats& p = after.pools[static_cast<std::size_t>(PoolId::particles)];
+    const StoreStats& p0 = before.pools[static_cast<std::size_t>(PoolId::particles)];
+    // The net rise is at most the step's rise (its high), so this step was a burst.
+    const bool burst = p.live > p0.live && 4 * (p.live - p0.live) > p.burst_peak;
+    if (!burst || !had_room) continue;
+    ++bursts_with_room;
+    EXPECT_FALSE(after.grew) << "step " << after.frame << " burst (" << p.live - p0.live << " particles, largest "
+                             << p.burst_peak << ") and grew a pool";
+  }
+  EXPECT_GT(bursts_with_room, 10) << "the storm's explosions are bursts: the test must see some";
+  EXPECT_GT(growths, 10) << "and its pools grow on other steps";
+}
+
 TEST(Storm, PoolingOffGivesTheSameGame) {
   Scenario pooled = repo_scenario("storm.json");
   Scenario heap = pooled;

@@ -10,7 +10,12 @@ pooling off, side by side in one run, on this machine.
              and never grow (same state hash). The storm's growth frames are its burst frames
              (an explosion's 5,000 particles fill the page), so (a) also counts the burst: the
              control run shows what (a) reads with no growth at all. A layout is spike-free when
-             its worst growth frame costs <= 2x the control's same frame.
+             its worst growth frame costs <= 2x the median of its 61 neighbours: issue 27's test,
+             which the game meets since it grows only at the end of a step without a burst
+             (ObjectStore::make_room). Until then no layout met it, and this tool judged by (b);
+             (b) still prints, and now reads higher than (a): a growth on a cheap frame is a
+             larger share of it, and a run that grows also pays page faults the control, backed
+             at load, never does.
   hold fire: assets/scripts/hold_fire.json (10 s pooled, 10 s heap, 10 s pooled) per layout:
              the heap phase's sim p50 over the pooled phase's after it.
 
@@ -125,7 +130,7 @@ def main():
         controls = frame_medians(control[c])
         i = frame_n - 1 if frame_n else 0
         control_n = controls[i] / max(statistics.median(controls[max(0, i - WINDOW) : i + WINDOW + 1]), 1e-6)
-        spike_free[c] = events == 0 or by_control <= SPIKE_LIMIT
+        spike_free[c] = events == 0 or by_neighbours <= SPIKE_LIMIT
         hold_ratio = f"{statistics.median(hold[c]):.2f}x" if c in hold else "-"
         label = "pooling off (new/delete)" if c == "off" else c
         print(f"| {label} | {p50:.2f} ms | {off_p50 / p50:.2f}x | {events} | {by_control:.2f}x (frame {frame_c}) |"
