@@ -104,6 +104,18 @@ class HeapStore : public DenseIndex {
     if (where == nullptr) std::abort();  // cannot happen
     return where;
   }
+  // A batch of appends split across threads (see PackedStore::claim_batch_at): the nth claim
+  // takes the box the nth claim_back() would have taken after reserve_boxes(batch size).
+  void* claim_batch_at(std::uint32_t position, std::uint32_t index, std::uint32_t nth) noexcept {
+    void* const box = spares_[spares_.size() - 1 - nth];
+    box_at(position) = static_cast<T*>(box);
+    set(position, index);
+    return box;
+  }
+  void end_batch(std::uint32_t count) noexcept {
+    spares_.resize(spares_.size() - count);  // smaller: never allocates
+    set_size(size() + count);
+  }
   // Relocation into this store: position `position`'s object goes into a reserved box, and
   // adopt_back() then records it (see PackedStore::move_into).
   void* place_at(std::uint32_t position) noexcept {

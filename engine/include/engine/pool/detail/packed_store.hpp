@@ -106,6 +106,17 @@ class PackedStore : public DenseIndex {
     return where;
   }
   void* claim_reserved(std::uint32_t index) noexcept { return claim_back(index); }  // never fails
+  // A batch of appends split across threads (VectorPool::emplace_chunked): where the object for
+  // slot `index` goes, at `position` (size() plus its place in the batch), on any thread; the
+  // batch's positions are distinct, and end_batch(count) then counts them in. `nth` (its place
+  // in the batch) names the heap's reserved box; here it is not needed.
+  void* claim_batch_at(std::uint32_t position, std::uint32_t index, std::uint32_t) noexcept {
+    set(position, index);
+    void* where = raw(position);
+    unpoison_bytes(where, sizeof(T));
+    return where;
+  }
+  void end_batch(std::uint32_t count) noexcept { set_size(size() + count); }
   // Records an object already built at position size() (growth builds it before the others move in).
   void adopt_back(std::uint32_t index) noexcept { push_position(index); }
   // Where relocation into this store builds position `position`'s object.

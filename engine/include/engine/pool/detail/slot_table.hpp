@@ -296,6 +296,20 @@ class SlotTable {
     generation(index) = fresh_generation_;  // free (even) while the object is built
     return index;
   }
+  // A batch of `count` claims built together (VectorPool::emplace_chunked; count at most
+  // free_count() + capacity() - used()): batch_claim(i) is what the i-th of `count` claim()
+  // calls in a row would return, readable from any thread, and take_batch(count) then takes
+  // them all as those calls would have. A bumped slot's generation is the caller's to seed
+  // (fresh_generation(), as claim_next_unused() does).
+  Claim batch_claim(std::uint32_t i) const noexcept {
+    if (i < free_count_) return Claim{stack_entry(free_count_ - 1 - i), true};
+    return Claim{used_ + (i - free_count_), false};
+  }
+  void take_batch(std::uint32_t count) noexcept {
+    const std::uint32_t popped = std::min(count, free_count_);
+    free_count_ -= popped;
+    used_ += count - popped;
+  }
   // The object could not be built: the slot is free again. Unless something claimed slots
   // meanwhile (a constructor that emplaced), that is the state before claim().
   void unclaim(std::uint32_t index, bool from_free_stack) noexcept {

@@ -142,6 +142,16 @@ class VectorPool {
   // have seen this capacity and chunk count.
   template <class Runner, class Pred>
   std::size_t erase_if_chunked(std::size_t chunks, Runner&& run, Pred&& pred);
+  // `count` emplaces in one call, the i-th object built from make(i) (detail/vector_pool_emplace_chunked.hpp):
+  // the ones the capacity holds now are built in `chunks` runs on run(), as for erase_if_chunked,
+  // the rest one at a time as emplace() builds them (growing the pool). Ends exactly as `count`
+  // emplace(make(i)) calls in order would: the same slots, positions and handles at any chunk
+  // count. make must be noexcept, as must T's construction from what it returns, and must not
+  // call into the pool. Returns how many were built: fewer only where emplace() would have
+  // failed (cap, bad_alloc), and then the first ones. Refused (0) inside for_each/erase_if and
+  // T's callbacks. Never allocates unless the pool grows (heap: one allocation per object).
+  template <class Runner, class Make>
+  std::size_t emplace_chunked(std::size_t count, std::size_t chunks, Runner&& run, Make&& make);
 
   // Reentrancy: what T's constructor and destructor may do with their own pool, wherever the
   // pool runs them (emplace, release, flush_releases, erase_if, clear, ~VectorPool):
@@ -364,6 +374,8 @@ class VectorPool {
   void reserve_chunk_victims(std::size_t chunks);              // each list holds a chunk's worth at this capacity
   template <class Dense, class Runner>
   void close_holes_chunked(Dense& store, std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept;
+  template <class Runner, class Make>
+  void build_batch(std::uint32_t count, std::size_t chunks, Runner& run, Make& make) noexcept;
   static constexpr std::uint64_t all_positions = detail::all_positions;  // past every walk position
   template <Visit How, class Self, class F>
   static void visit_positions(Self& self, std::uint64_t first, std::uint64_t last, F& f);
