@@ -92,6 +92,30 @@ class ObjectStore {
     return *handle;
   }
 
+  // `count` spawns in one call, the i-th a copy of make(i), built on `team`'s threads
+  // (VectorPool::emplace_chunked): the store ends as `count` spawn_handle(make(i)) calls in order
+  // leave it, at any thread count. make must be noexcept and must not touch the store. Returns
+  // how many were spawned: the first ones, fewer at max_capacity. A list walk learns each new
+  // slot in claim order, so a store that walks a list spawns them one at a time.
+  template <class Make>
+  std::size_t spawn_chunked(std::size_t count, engine::WorkerTeam& team, Make&& make) {
+    if (listed()) {
+      std::size_t spawned = 0;
+      for (std::size_t i = 0; i < count; ++i) {
+        if (!spawn_handle(make(i)).is_null()) ++spawned;
+      }
+      return spawned;
+    }
+    const std::size_t asked = std::min(count, policy_.max_capacity - std::min(size(), policy_.max_capacity));
+    const auto run = [&team](std::size_t n, auto&& task) { team(n, task); };
+    const std::size_t spawned = pool_.emplace_chunked(asked, chunk_count(team), run, make);
+    refused_ += count - spawned;
+    spawns_ += spawned;
+    peak_live_ = std::max(peak_live_, size());
+    step_peak_ = std::max(step_peak_, size());
+    return spawned;
+  }
+
   // The live object `handle` names, or nullptr (and stale_gets + 1) if it died, even when
   // its slot holds a newcomer now. Null handles are refused the same way.
   T* get(engine::PoolHandle handle) noexcept { return pool_.get(handle); }

@@ -2,41 +2,61 @@
 
 #include "sim/rng.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace game {
 
 ParticleSystem::ParticleSystem(const engine::GrowthPolicy& policy, bool pooled, std::uint64_t seed, float dt,
                                WalkMode walk)
-    : store_(policy, pooled, walk), seed_(seed), dt_(dt) {}
+    : store_(policy, pooled, walk), seed_(seed), dt_(dt) {
+  queued_.reserve(kQueuedBursts);
+}
 
-int ParticleSystem::burst(const BurstSpec& spec, Vec2 origin) {
-  // Damping is per second in the spec and per step on the particle: one pow per burst.
-  const float damping = std::pow(spec.damping_per_second, dt_);
-  int spawned = 0;
-  for (int i = 0; i < spec.count; ++i) {
-    const std::uint64_t seq = next_seq_++;
-    Particle p;
-    p.kind = spec.kind;
-    p.seq = seq;
-    p.pos = p.prev = origin;
-    const float angle = spec.direction + (random_unit(seed_, seq, Purpose::particle_angle) - 0.5f) * spec.cone;
-    const float speed = random_range(seed_, seq, Purpose::particle_speed, spec.speed_min, spec.speed_max);
-    p.vel = from_angle(angle, speed) + spec.carry;
-    p.life = p.max_life = random_range(seed_, seq, Purpose::particle_life, spec.life_min, spec.life_max);
-    p.size = random_range(seed_, seq, Purpose::particle_size, spec.size_min, spec.size_max);
-    p.damping = damping;
-    // Brightness varies a little per particle so a burst is not one flat colour.
-    const float shade = random_range(seed_, seq, Purpose::particle_tint, 0.7f, 1.0f);
-    const auto channel = [&](int shift) {
-      const auto c = static_cast<float>((spec.color >> shift) & 0xffu);
-      return static_cast<std::uint32_t>(c * shade) << shift;
-    };
-    p.color = channel(0) | channel(8) | channel(16) | (spec.color & 0xff000000u);
-    if (store_.spawn_handle(p).is_null()) continue;  // no pointer wanted: spare spawn()'s lookup
-    ++spawned;
-  }
-  return spawned;
+void ParticleSystem::burst(const BurstSpec& spec, Vec2 origin) {
+  if (spec.count <= 0) return;
+  if (queued_.size() == queued_.capacity()) spawn_queued(this_thread_);  // reserved: never grows
+  queued_.push_back({spec, origin, std::pow(spec.damping_per_second, dt_), next_seq_, queued_particles_});
+  const auto count = static_cast<std::uint64_t>(spec.count);
+  next_seq_ += count;
+  queued_particles_ += count;
+}
+
+Particle ParticleSystem::make_particle(const QueuedBurst& burst, std::uint64_t seq) const noexcept {
+  const BurstSpec& spec = burst.spec;
+  Particle p;
+  p.kind = spec.kind;
+  p.seq = seq;
+  p.pos = p.prev = burst.origin;
+  const float angle = spec.direction + (random_unit(seed_, seq, Purpose::particle_angle) - 0.5f) * spec.cone;
+  const float speed = random_range(seed_, seq, Purpose::particle_speed, spec.speed_min, spec.speed_max);
+  p.vel = from_angle(angle, speed) + spec.carry;
+  p.life = p.max_life = random_range(seed_, seq, Purpose::particle_life, spec.life_min, spec.life_max);
+  p.size = random_range(seed_, seq, Purpose::particle_size, spec.size_min, spec.size_max);
+  p.damping = burst.damping;
+  // Brightness varies a little per particle so a burst is not one flat colour.
+  const float shade = random_range(seed_, seq, Purpose::particle_tint, 0.7f, 1.0f);
+  const auto channel = [&](int shift) {
+    const auto c = static_cast<float>((spec.color >> shift) & 0xffu);
+    return static_cast<std::uint32_t>(c * shade) << shift;
+  };
+  p.color = channel(0) | channel(8) | channel(16) | (spec.color & 0xff000000u);
+  return p;
+}
+
+// The queued bursts' particles, in sequence order, built on the team: particle i is found in
+// its burst by a binary search over the bursts' `before` counts (no task shares any state).
+void ParticleSystem::spawn_queued(engine::WorkerTeam& team) {
+  if (queued_.empty()) return;
+  const auto make = [this](std::size_t i) noexcept {
+    const auto after = std::upper_bound(queued_.begin(), queued_.end(), i,
+                                        [](std::size_t at, const QueuedBurst& b) { return at < b.before; });
+    const QueuedBurst& burst = *(after - 1);
+    return make_particle(burst, burst.first_seq + (i - burst.before));
+  };
+  store_.spawn_chunked(queued_particles_, team, make);
+  queued_.clear();
+  queued_particles_ = 0;
 }
 
 // Phase one: walk the active list (or the pool's bitmap), move each particle and mark the
@@ -53,6 +73,7 @@ bool move_and_keep(Particle& p, float dt) noexcept {
 }  // namespace
 
 void ParticleSystem::update(engine::WorkerTeam& team, float dt) {
+  spawn_queued(team);
   store_.update(team, [dt](std::size_t, Particle& p) { return move_and_keep(p, dt); });
 }
 

@@ -111,7 +111,7 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
   storm_columns_ = static_cast<std::int32_t>(std::ceil((storm.max.x - storm.min.x) / kStormCell));
   storm_rows_ = static_cast<std::int32_t>(std::ceil((storm.max.y - storm.min.y) / kStormCell));
   storm_cell_count_ = static_cast<std::size_t>(storm_columns_) * static_cast<std::size_t>(storm_rows_);
-  storm_cells_ = std::make_unique<std::atomic<std::uint8_t>[]>(storm_cell_count_);
+  storm_cells_.assign(storm_cell_count_, 0);
   grid_.reserve(enemies_.store().capacity());
   player_bullets_.store().attach_growth_log(growth_log_, PoolId::bullets);
   enemy_bullets_.store().attach_growth_log(growth_log_, PoolId::enemy_bullets);
@@ -171,6 +171,7 @@ void Simulation::prepare_chunks() {
   for (ChunkScratch& chunk : chunk_scratch_) {
     chunk.hits.clear();
     chunk.cancels.clear();
+    chunk.storm_cells.assign(storm_cell_count_, 0);  // allocates only for a new chunk
     chunk.homing_after = chunk.stale_refusals = 0;
     chunk.ship_hits = 0;
     chunk.hits.reserve(bullets / chunks + 64);
@@ -257,23 +258,18 @@ void Simulation::step(const Input& external) {
   grid_.build(enemies_.by_seq());
   collision_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - grid_started).count();
   prepare_chunks();
-  for (std::size_t c = 0; c < storm_cell_count_; ++c) storm_cells_[c].store(0, std::memory_order_relaxed);
   const Vec2 storm_origin = alive_area.min;
-  const auto storm_cell = [&](Vec2 at) -> std::atomic<std::uint8_t>* {
+  const auto storm_cell = [&](Vec2 at) -> std::ptrdiff_t {  // -1: outside the storm's cells
     const auto cx = static_cast<std::int32_t>((at.x - storm_origin.x) * (1.0f / kStormCell));
     const auto cy = static_cast<std::int32_t>((at.y - storm_origin.y) * (1.0f / kStormCell));
-    if (cx < 0 || cy < 0 || cx >= storm_columns_ || cy >= storm_rows_) return nullptr;
-    return &storm_cells_[static_cast<std::size_t>(cy) * static_cast<std::size_t>(storm_columns_) +
-                         static_cast<std::size_t>(cx)];
+    if (cx < 0 || cy < 0 || cx >= storm_columns_ || cy >= storm_rows_) return -1;
+    return static_cast<std::ptrdiff_t>(cy) * storm_columns_ + cx;
   };
-  // Each chunk of the pass writes its own ChunkScratch; the grid, the enemies and the storm
-  // cells' earlier state are only read. Hits are applied in bullet-seq order afterwards.
+  // Each chunk of the pass writes its own ChunkScratch (its hits, counters and storm cells); the
+  // grid and the enemies are only read. Hits are applied in bullet-seq order afterwards.
   const auto hit_test = [&](std::size_t k, const Bullet& b) {
-    if (std::atomic<std::uint8_t>* cell = storm_cell(b.pos)) {
-      // Marking commutes: order cannot matter. Read first: a cell is marked once a step, and a
-      // store per bullet to lines the other chunks write too made them bounce between cores.
-      if (cell->load(std::memory_order_relaxed) == 0) cell->store(1, std::memory_order_relaxed);
-    }
+    const std::ptrdiff_t cell = storm_cell(b.pos);
+    if (cell >= 0) chunk_scratch_[k].storm_cells[static_cast<std::size_t>(cell)] = 1;
     const std::int32_t enemy = grid_.first_overlap(b.pos, b.radius);
     if (enemy < 0) {
       if (b.homing()) ++chunk_scratch_[k].homing_after;
@@ -293,7 +289,9 @@ void Simulation::step(const Input& external) {
   hits_.clear();
   homing_live_ = 0;
   std::uint64_t refusals = 0;
+  std::fill(storm_cells_.begin(), storm_cells_.end(), std::uint8_t{0});
   for (ChunkScratch& chunk : chunk_scratch_) {
+    for (std::size_t c = 0; c < storm_cell_count_; ++c) storm_cells_[c] |= chunk.storm_cells[c];
     hits_.insert(hits_.end(), chunk.hits.begin(), chunk.hits.end());  // reserved: no allocation
     homing_live_ += chunk.homing_after;                               // a count: the same in any storage order
     refusals += chunk.stale_refusals;
@@ -312,8 +310,8 @@ void Simulation::step(const Input& external) {
       team_, dt, alive_area,
       [&](std::size_t k, const Bullet& b) {
         const bool in_aura = length_squared(b.pos - ship) < aura_radius_ * aura_radius_;
-        const std::atomic<std::uint8_t>* cell = storm_cell(b.pos);
-        if (cancelling && (in_aura || (cell && cell->load(std::memory_order_relaxed)))) {
+        const std::ptrdiff_t cell = storm_cell(b.pos);
+        if (cancelling && (in_aura || (cell >= 0 && storm_cells_[static_cast<std::size_t>(cell)] != 0))) {
           chunk_scratch_[k].cancels.push_back({b.seq, b.pos, b.vel});
           return true;
         }

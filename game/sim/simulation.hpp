@@ -189,6 +189,7 @@ class Simulation {
   struct alignas(64) ChunkScratch {
     std::vector<Hit> hits;
     std::vector<Cancel> cancels;
+    std::vector<std::uint8_t> storm_cells;  // the cells this chunk's player bullets occupy (storm_cells_)
     std::uint64_t homing_after = 0, stale_refusals = 0;
     std::uint32_t ship_hits = 0;
   };
@@ -196,10 +197,11 @@ class Simulation {
   engine::WorkerTeam team_;                  // the update phase's threads (settings().threads)
   std::vector<ChunkScratch> chunk_scratch_;  // ObjectStore::chunk_count(team_) of them
   // Cells of the playfield that a player bullet occupies this step: an enemy bullet in a
-  // marked cell is cancelled. Counting, not pairing, so the result is order-independent.
-  // Atomic bytes: chunks of the player's bullets mark cells at once (relaxed: the pass's end
-  // orders them before the enemy bullets read them).
-  std::unique_ptr<std::atomic<std::uint8_t>[]> storm_cells_;
+  // marked cell is cancelled. Marking, not pairing, so the result is order-independent. Each
+  // chunk of the player bullets' pass marks its own copy (ChunkScratch::storm_cells), merged
+  // here after it: one shared array had both cores write the same few dozen lines, and the
+  // pass ran as slowly on two threads as on one.
+  std::vector<std::uint8_t> storm_cells_;
   std::size_t storm_cell_count_ = 0;
   std::int32_t storm_columns_ = 0, storm_rows_ = 0;
   std::uint64_t cancels_total_ = 0;

@@ -3,11 +3,13 @@
 // merge in walk order. So the game is the same at any thread count, pooled or not, and with
 // the thread count changed mid-run. Needs the simulation layer only, so the TSan build runs it
 // too: there it is the race check of the parallel step (storm.json: 100k+ bullets).
+#include "sim/particle_system.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -92,6 +94,65 @@ TEST(ParallelStep, ThreadCountsOutsideOneToTheCapAreClamped) {
   sim.settings().threads = 100000;
   sim.step({});
   EXPECT_EQ(sim.stats().threads, kMaxThreads);
+}
+
+// A step's particle bursts are queued and built on the team at the particle update
+// (ParticleSystem::spawn_queued), the ones past the queue's 4,096 built at once on this thread.
+// 5,000 bursts of 1 to 3 particles, into a pool capped below their total: every particle is its
+// burst's (origin and count by sequence number), the first ones in sequence order are kept and
+// the rest refused, and a store that spawns one at a time (a list walk) holds the same particles.
+struct Spawned {
+  std::vector<Particle> by_seq;
+  StoreStats stats;
+};
+Spawned burst_5000(engine::StorageMode storage, WalkMode walk, std::size_t threads) {
+  engine::GrowthPolicy policy;
+  policy.storage = storage;
+  policy.initial_capacity = 512;  // grows during the spawn, as one at a time would
+  policy.max_capacity = 9000;
+  ParticleSystem particles(policy, true, 7, 1.0f / 60, walk);
+  engine::WorkerTeam team(threads);
+  for (int b = 0; b < 5000; ++b) {
+    BurstSpec spec;
+    spec.count = 1 + b % 3;
+    spec.life_min = spec.life_max = 10;  // none dies in the update
+    particles.burst(spec, Vec2{static_cast<float>(b), 0});
+  }
+  particles.update(team, 0);  // dt 0: nothing moves either
+  Spawned out;
+  particles.store().for_each([&](const Particle& p) { out.by_seq.push_back(p); });
+  std::sort(out.by_seq.begin(), out.by_seq.end(), [](const Particle& a, const Particle& b) { return a.seq < b.seq; });
+  out.stats = particles.store().stats();
+  return out;
+}
+
+TEST(ParallelStep, QueuedBurstsSpawnAsOneAtATimeWouldAtAnyThreadCount) {
+  const Spawned one = burst_5000(engine::StorageMode::packed_pages, WalkMode::slot_order, 1);
+  ASSERT_EQ(one.by_seq.size(), 9000u) << "capped: 9,999 asked";
+  EXPECT_EQ(one.stats.refused_spawns, 999u);
+  EXPECT_EQ(one.stats.spawns, 9000u);
+  std::uint64_t seq = 1;
+  for (int b = 0; b < 5000 && seq <= 9000; ++b) {  // burst b: 1 + b % 3 particles at (b, 0)
+    for (int i = 0; i < 1 + b % 3 && seq <= 9000; ++i, ++seq) {
+      const Particle& p = one.by_seq[seq - 1];
+      ASSERT_EQ(p.seq, seq);
+      ASSERT_EQ(p.pos.x, static_cast<float>(b)) << "particle " << seq;
+    }
+  }
+  const auto same = [&](const Spawned& other, const char* what) {
+    ASSERT_EQ(other.by_seq.size(), one.by_seq.size()) << what;
+    EXPECT_EQ(other.stats.refused_spawns, one.stats.refused_spawns) << what;
+    for (std::size_t i = 0; i < one.by_seq.size(); ++i) {
+      const Particle& a = one.by_seq[i];
+      const Particle& b = other.by_seq[i];
+      ASSERT_TRUE(a.seq == b.seq && a.pos.x == b.pos.x && a.vel.x == b.vel.x && a.vel.y == b.vel.y &&
+                  a.life == b.life && a.size == b.size && a.color == b.color)
+          << what << ": particle " << a.seq;
+    }
+  };
+  same(burst_5000(engine::StorageMode::packed_pages, WalkMode::slot_order, 3), "3 threads");
+  same(burst_5000(engine::StorageMode::contiguous, WalkMode::slot_order, 2), "one at a time (list walk)");
+  same(burst_5000(engine::StorageMode::heap, WalkMode::slot_order, 2), "heap");
 }
 
 }  // namespace
