@@ -102,8 +102,8 @@ TEST_P(EmplaceChunked, FromTheFreeStackEndsAsEmplacesInOrderDo) {
 TEST_P(EmplaceChunked, PastTheFreeStackAndPastTheCapacityGrowsAsEmplaceDoes) {
   const std::size_t room = churned_pool(GetParam()).capacity() - 800;  // the free stack, then never-used slots
   for (const std::size_t chunks : {1u, 2u, 5u}) {
-    expect_same_as_emplaces(GetParam(), room, chunks, BackwardsRun{});           // exactly what fits
-    expect_same_as_emplaces(GetParam(), room + 700, chunks, BackwardsRun{});     // and then growth
+    expect_same_as_emplaces(GetParam(), room, chunks, BackwardsRun{});        // exactly what fits
+    expect_same_as_emplaces(GetParam(), room + 700, chunks, BackwardsRun{});  // and then growth
   }
 }
 
