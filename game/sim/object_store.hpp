@@ -86,9 +86,7 @@ class ObjectStore {
       return {};
     }
     list_spawned(handle->index);
-    ++spawns_;
-    peak_live_ = std::max(peak_live_, size());
-    step_peak_ = std::max(step_peak_, size());
+    note_spawns(1);
     return *handle;
   }
 
@@ -110,9 +108,7 @@ class ObjectStore {
     const auto run = [&team](std::size_t n, auto&& task) { team(n, task); };
     const std::size_t spawned = pool_.emplace_chunked(asked, chunk_count(team), run, make);
     refused_ += count - spawned;
-    spawns_ += spawned;
-    peak_live_ = std::max(peak_live_, size());
-    step_peak_ = std::max(step_peak_, size());
+    note_spawns(spawned);
     return spawned;
   }
 
@@ -355,6 +351,11 @@ class ObjectStore {
       list_.reserve(pool_.capacity());
       list_.rebuild(pool_);
     }
+  }
+  void note_spawns(std::size_t spawned) noexcept {  // after spawns: the counts and the peaks they set
+    spawns_ += spawned;
+    peak_live_ = std::max(peak_live_, size());
+    step_peak_ = std::max(step_peak_, size());
   }
   void list_spawned(std::uint32_t index) {
     if (!listed()) return;

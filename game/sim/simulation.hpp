@@ -20,9 +20,7 @@
 #include <engine/pool/worker_team.hpp>
 
 #include <array>
-#include <atomic>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace game {
