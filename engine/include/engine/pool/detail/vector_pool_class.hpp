@@ -300,7 +300,7 @@ class VectorPool {
   ENGINE_POOL_HOT void prefetch_slot(std::uint32_t index) noexcept;
   static constexpr bool release_touches_object =
       !std::is_trivially_destructible_v<T> || ENGINE_POOL_DEBUG != 0 || detail::asan_poisoning;
-  template <bool Packed>
+  template <bool Packed, bool Occupancy = true>
   ENGINE_POOL_HOT void prefetch_release_in(std::uint32_t index) noexcept;
   bool valid_or_nested() const;  // ENGINE_POOL_VALIDATE's self-check (detail/vector_pool_validate.hpp)
   ENGINE_POOL_COLD const T* get_slow(PoolHandle handle) const noexcept;  // stale, or a stable pool of several pages

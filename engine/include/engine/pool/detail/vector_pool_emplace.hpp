@@ -26,14 +26,17 @@ ENGINE_POOL_HOT void VectorPool<T>::prefetch_slot(std::uint32_t index) noexcept 
 
 // What a release writes: the generation and the occupancy word, and the object only if its
 // destructor (or the debug fill) touches it (release_touches_object). Prefetching an untouched
-// object would spend a memory access, and a miss-buffer slot, on nothing.
+// object would spend a memory access, and a miss-buffer slot, on nothing. A release split
+// across threads (release_victims_chunked) asks for no occupancy word (Occupancy false): its
+// tasks do not write them, and a prefetch for writing would take each word, which other tasks'
+// victims share, away from the core that holds it.
 template <class T>
-template <bool Packed>
+template <bool Packed, bool Occupancy>
 ENGINE_POOL_HOT void VectorPool<T>::prefetch_release_in(std::uint32_t index) noexcept {
   const SlotRef at = locate(index);
   if constexpr (release_touches_object && !Packed) ENGINE_POOL_PREFETCH_WRITE(at.slots[at.offset].bytes);
   ENGINE_POOL_PREFETCH_WRITE(at.generations + at.offset);
-  ENGINE_POOL_PREFETCH_WRITE(at.occupied + at.offset / detail::bits_per_word);
+  if constexpr (Occupancy) ENGINE_POOL_PREFETCH_WRITE(at.occupied + at.offset / detail::bits_per_word);
 }
 
 // Builds T(args...) at `where` (T{args...} for an aggregate: detail/construct.hpp) as a

@@ -105,9 +105,9 @@ template <class T>
 template <class Runner>
 void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std::uint32_t doomed) noexcept {
   const std::uint32_t stack_top = table_.free_count();
-  // Each victim waits on cold lines (its dense entry, then its generation and occupancy word;
-  // a hole, then its mover's position entry), so both passes ask for them a few victims ahead,
-  // as release_listed_positions() does.
+  // Each victim waits on cold lines (its dense entry, then its generation; a hole, then its
+  // mover's position entry), so both passes ask for them a few victims ahead, as
+  // release_listed_positions() does (but not for the occupancy words: see prefetch_release_in).
   const bool prefetch = table_.capacity() >= prefetch_threshold;
   constexpr std::uint32_t ahead = prefetch_distance;
   // Step 1, its loop chosen once per call for the layout (dense: the victims are dense positions).
@@ -120,9 +120,9 @@ void VectorPool<T>::release_victims_chunked(std::size_t chunks, Runner& run, std
         if (prefetch) {
           if constexpr (packed) {
             if (i + 2 * ahead < victims.size()) where.prefetch_dense(victims[i + 2 * ahead]);
-            if (i + ahead < victims.size()) prefetch_release_in<true>(where.index_at(victims[i + ahead]));
+            if (i + ahead < victims.size()) prefetch_release_in<true, false>(where.index_at(victims[i + ahead]));
           } else {
-            if (i + ahead < victims.size()) prefetch_release_in<false>(victims[i + ahead]);
+            if (i + ahead < victims.size()) prefetch_release_in<false, false>(victims[i + ahead]);
           }
         }
         const std::uint32_t position = victims[i];
