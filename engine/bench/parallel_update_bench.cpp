@@ -21,6 +21,9 @@
 #include <tbb/task_arena.h>
 #endif
 
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -134,6 +137,28 @@ struct Tbb {
   tbb::task_arena arena;
 };
 #endif
+
+// A run of two tiny tasks after a pause longer than the workers spin (a frame's render, here
+// 2 ms): what the first pass of a game step pays for a worker that went to sleep. A run waits
+// only for the tasks its workers took, so the caller does both when the worker is late; with
+// range(0) = 1 the caller first calls wake() and works 50 us (a step's serial start) before it.
+void BM_RunAfterPause(benchmark::State& state) {
+  engine::WorkerTeam team(2);
+  const bool wake = state.range(0) != 0;
+  std::atomic<std::size_t> sink{0};
+  using clock = std::chrono::steady_clock;
+  for (auto _ : state) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (wake) {
+      team.wake();
+      for (const auto until = clock::now() + std::chrono::microseconds(50); clock::now() < until;) {}
+    }
+    const auto start = clock::now();
+    team(2, [&](std::size_t k) { sink.fetch_add(k, std::memory_order_relaxed); });
+    state.SetIterationTime(std::chrono::duration<double>(clock::now() - start).count());
+  }
+}
+BENCHMARK(BM_RunAfterPause)->Arg(0)->Arg(1)->UseManualTime()->Iterations(300)->Unit(benchmark::kMicrosecond);
 
 const bool registered = [] {
   const auto add = [](const char* name, auto* fn, std::int64_t threads) {

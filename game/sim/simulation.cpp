@@ -234,6 +234,9 @@ void Simulation::apply_settings() {
 }
 
 void Simulation::step(const Input& external) {
+  // The team's first pass comes after the serial start below: a worker that slept through the
+  // frame's render wakes meanwhile, instead of in that pass.
+  team_.wake();
   apply_settings();
   const Input input = applied_.autofire ? with_autopilot(external) : external;
   if (input.restart) restart();

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <cstdint>
@@ -223,6 +224,42 @@ TEST(WorkerTeam, WorkersStartedAfterRunsWaitForTheNextOne) {
     for (const int s : slow) ASSERT_EQ(s, 1) << "round " << round;
   }
   EXPECT_EQ(ran.load(), 20);
+}
+
+// wake() gives the workers no run: woken ahead of runs, or with none coming, they run every
+// task of each run once and nothing else (a worker once took a wake-up for a run and left the
+// last run twice).
+TEST(WorkerTeam, WakeAheadOfARunRunsEveryTaskOnce) {
+  engine::WorkerTeam team(3);
+  team.wake();  // nothing to run yet
+  for (int round = 0; round < 40; ++round) {
+    if (round % 4 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));  // past the spin: asleep
+    team.wake();
+    if (round % 2 == 0) team.wake();  // twice, as a caller may
+    std::vector<std::atomic<int>> ran(5);
+    team(5, [&](std::size_t k) { ran[k].fetch_add(1); });
+    for (const std::atomic<int>& r : ran) ASSERT_EQ(r.load(), 1) << "round " << round;
+  }
+  engine::WorkerTeam alone(1);
+  alone.wake();  // no workers: nothing to wake
+  int inline_runs = 0;
+  alone(3, [&](std::size_t) { ++inline_runs; });
+  EXPECT_EQ(inline_runs, 3);
+}
+
+// A run does not wait for a worker that claimed no task (one still waking up): the threads that
+// came take every task, and the run returns. A worker that arrives after that must take nothing
+// of the finished run: each run's task and its results (plain ints, in storage that dies with
+// the run) are used by that run alone. Pauses past the workers' spin put them to sleep before
+// some runs, so they come late; the sanitizer builds see any late use of a dead run's storage.
+TEST(WorkerTeam, LateWorkersTakeNothingOfAFinishedRun) {
+  engine::WorkerTeam team(3);
+  for (int round = 0; round < 60; ++round) {
+    if (round % 3 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(round % 2 == 0 ? 1 : 3));
+    auto ran = std::make_unique<std::vector<int>>(4, 0);
+    team(4, [&ran](std::size_t k) { (*ran)[k] += 1; });
+    for (const int r : *ran) ASSERT_EQ(r, 1) << "round " << round;
+  }
 }
 
 TEST(WorkerTeam, ResizesAndRethrowsATasksException) {
