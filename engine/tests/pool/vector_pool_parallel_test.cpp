@@ -227,8 +227,8 @@ TEST(WorkerTeam, WorkersStartedAfterRunsWaitForTheNextOne) {
 }
 
 // wake() gives the workers no run: woken ahead of runs, or with none coming, they run every
-// task of each run once and nothing else (a worker once took a wake-up for a run and left the
-// last run twice).
+// task of each run once and nothing else (a worker that took a wake-up for a run would run a
+// finished run's tasks again, or none of the next one's).
 TEST(WorkerTeam, WakeAheadOfARunRunsEveryTaskOnce) {
   engine::WorkerTeam team(3);
   team.wake();  // nothing to run yet

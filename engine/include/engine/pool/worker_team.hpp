@@ -65,8 +65,8 @@ class WorkerTeam {
   }
 
   // Wakes sleeping workers without giving them a run: they spin for the next one (for as long as
-  // they spin between runs), so a run soon after does not wait out their wake-up, about 100 us
-  // on a 2-vCPU VM. For a caller that knows a run is coming after a pause: a game step after the
+  // they spin between runs), so a run soon after does not wait out their wake-up (100-900 us
+  // on a 2-vCPU VM: BM_RunAfterPause). For a caller that knows a run is coming after a pause: a game step after the
   // frame's render. Cheap when no worker sleeps. Not during a run.
   void wake() {
     if (workers_.empty() || !spin_) return;
@@ -99,8 +99,7 @@ class WorkerTeam {
     take_tasks();
     // Every task a worker claimed is finished before the call returns (the task may die then). A
     // worker that had claimed none by the time none were left is not waited for: one still waking
-    // up (a sleeping thread's wake-up costs 100-500 us on a 2-vCPU VM) leaves the whole run to
-    // the threads that came.
+    // up (see wake()) leaves the whole run to the threads that came.
     for (unsigned spins = 0; in_flight_.load(std::memory_order_seq_cst) != 0; ++spins) {
       if (spins > kSpins) std::this_thread::yield();  // more threads than cores: let the workers run
     }
@@ -189,7 +188,8 @@ class WorkerTeam {
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  // One run's task, written before run_ moves on (a release store the workers acquire).
+  // One run's task, written before ticket_ is stored for the run (a release store that every
+  // claim acquires), and not again until the tasks claimed in the run are done.
   void* context_ = nullptr;
   void (*call_)(void*, std::size_t) = nullptr;
   static constexpr std::uint64_t kTaskMask = 0xFFFFFFFFu;
