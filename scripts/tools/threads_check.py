@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The parallel update phase measured (issue 30): storm.json at --threads 1 and 2 (or --threads
 LIST), pooled and heap, runs interleaved, repeated --reps times. Prints each configuration's
-median sim p50 and p99, its phase times, the 2-thread / 1-thread ratios, and whether every run
-ended on the same state hash (it must: the game is the same at any thread count).
+median sim p50 and p99, its phase times, the 2-thread / 1-thread ratios (of the medians, and the
+median of each rep's own ratio), and whether every run ended on the same state hash (it must: the
+game is the same at any thread count).
 --binary A,B compares builds in the same interleaved runs (before and after a change): each
 gets its rows, and every run of every build must end on the one hash.
 
@@ -50,8 +51,8 @@ def main():
                         results.setdefault((binary, threads, pooling), []).append(r)
                         hashes.add(r["state_hash"])
     print(f"storm.json --autofire --seed 11 --frames {args.frames}, {args.reps} runs each, medians:")
-    print("| build | pooling | threads | sim p50 ms | sim p99 ms | update ms | release ms | p50 / 1 thread |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| build | pooling | threads | sim p50 ms | sim p99 ms | update ms | release ms | p50 / 1 thread | per-run ratio |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for binary, pooling in ((b, p) for b in binaries for p in poolings):
         base = None
         for threads in counts:
@@ -61,7 +62,13 @@ def main():
             update = statistics.median(r["phase_ms"]["update"] for r in rs)
             release = statistics.median(r["phase_ms"]["release"] for r in rs)
             base = base or p50
-            print(f"| {binary} | {pooling} | {threads} | {p50:.2f} | {p99:.2f} | {update:.2f} | {release:.2f} | {p50 / base:.2f}x |")
+            # Each run against the first thread count's run of the same rep (run just before it): the
+            # machine's speed drifts over minutes, so the paired ratio is steadier than the medians'.
+            firsts = results[(binary, counts[0], pooling)]
+            paired = statistics.median(r["frame_ms"]["sim"]["p50"] / f["frame_ms"]["sim"]["p50"]
+                                       for r, f in zip(rs, firsts))
+            print(f"| {binary} | {pooling} | {threads} | {p50:.2f} | {p99:.2f} | {update:.2f} | {release:.2f} "
+                  f"| {p50 / base:.2f}x | {paired:.2f}x |")
     print("state hashes:", "all equal" if len(hashes) == 1 else f"DIFFER: {sorted(hashes)}")
     return 0 if len(hashes) == 1 else 1
 
