@@ -34,12 +34,12 @@ struct BackwardsRun {  // the last chunk first: the result must not depend on wh
   }
 };
 
-// 1,000 objects in 64-slot pages, every fifth released: a free stack of 200 to pop in order,
-// then never-used slots, then growth.
-VectorPool<Body> churned_pool(StorageMode mode, std::size_t max = kDefaultMaxCapacity) {
+// `objects` (1,000) in 64-slot pages, every fifth released: a free stack of objects / 5 to pop in
+// order, then never-used slots, then growth.
+VectorPool<Body> churned_pool(StorageMode mode, std::size_t max = kDefaultMaxCapacity, std::uint32_t objects = 1000) {
   VectorPool<Body> pool(policy(mode, 8, 0, max));
   std::vector<PoolHandle> handles;
-  for (std::uint32_t i = 0; i < 1000; ++i) handles.push_back(*pool.emplace(Body{i, 0}));
+  for (std::uint32_t i = 0; i < objects; ++i) handles.push_back(*pool.emplace(Body{i, 0}));
   for (std::size_t i = 0; i < handles.size(); i += 5) pool.release(handles[i]);
   return pool;
 }
@@ -72,9 +72,10 @@ Snapshot snapshot(const VectorPool<Body>& pool) {
 const auto make_body = [](std::size_t i) noexcept { return Body{static_cast<std::uint32_t>(5000 + i), 7}; };
 
 template <class Run>
-void expect_same_as_emplaces(StorageMode mode, std::size_t count, std::size_t chunks, Run&& run) {
-  VectorPool<Body> reference = churned_pool(mode);
-  VectorPool<Body> batched = churned_pool(mode);
+void expect_same_as_emplaces(StorageMode mode, std::size_t count, std::size_t chunks, Run&& run,
+                             std::uint32_t objects = 1000) {
+  VectorPool<Body> reference = churned_pool(mode, kDefaultMaxCapacity, objects);
+  VectorPool<Body> batched = churned_pool(mode, kDefaultMaxCapacity, objects);
   for (std::size_t i = 0; i < count; ++i) ASSERT_TRUE(reference.emplace(make_body(i)));
   ASSERT_EQ(batched.emplace_chunked(count, chunks, run, make_body), count);
   ASSERT_TRUE(snapshot(batched) == snapshot(reference)) << count << " objects in " << chunks << " chunks";
@@ -104,6 +105,18 @@ TEST_P(EmplaceChunked, PastTheFreeStackAndPastTheCapacityGrowsAsEmplaceDoes) {
   for (const std::size_t chunks : {1u, 2u, 5u}) {
     expect_same_as_emplaces(GetParam(), room, chunks, BackwardsRun{});        // exactly what fits
     expect_same_as_emplaces(GetParam(), room + 700, chunks, BackwardsRun{});  // and then growth
+  }
+}
+
+// Tasks take blocks of batch_block claims in turn: batches of many blocks, where the free stack
+// (2,000 slots) ends inside a block, then the never-used slots and growth, at chunk counts that
+// do and do not divide the block count.
+TEST_P(EmplaceChunked, ManyBlocksEndAsEmplacesInOrderDo) {
+  constexpr std::uint32_t block = VectorPool<Body>::batch_block;
+  const std::size_t room = churned_pool(GetParam(), kDefaultMaxCapacity, 10000).capacity() - 8000;
+  for (const std::size_t chunks : {2u, 3u, 4u, 7u}) {
+    expect_same_as_emplaces(GetParam(), 9 * block + 17, chunks, BackwardsRun{}, 10000);
+    expect_same_as_emplaces(GetParam(), room + 3 * block, chunks, InlineRun{}, 10000);
   }
 }
 

@@ -92,6 +92,8 @@ class VectorPool {
       static_cast<std::uint32_t>(std::max<std::size_t>(4096, (std::size_t{1} << 20) / sizeof(T)));
 
  public:
+  // emplace_chunked shares its claims out in blocks of this many, block b to task b % chunks.
+  static constexpr std::uint32_t batch_block = 256;
   template <bool Const>
   class basic_iterator;
   using value_type = T;

@@ -6,6 +6,9 @@
 // claims' objects and writes their own generations and index entries, which no other task
 // touches; the occupancy bits, which neighbouring slots share a word of, are set on this thread
 // afterwards. The pool then ends as the emplaces one at a time would have left it.
+// Task k takes every chunks-th block of batch_block claims from block k, not one contiguous
+// share: the claims past the free stack (never-used slots, memory touched for the first time)
+// come last, and one task given all of them ran 30% longer than the other (storm at 2 threads).
 #include <engine/pool/detail/vector_pool_class.hpp>
 #include <engine/pool/detail/vector_pool_emplace.hpp>
 
@@ -54,22 +57,27 @@ void VectorPool<T>::build_batch(std::uint32_t count, std::size_t chunks, Runner&
     {
       ParallelScope parallel(parallel_passes_);
       run(chunks, [&](std::size_t k) {
-        const auto last = static_cast<std::uint32_t>(count * (k + 1) / chunks);
-        for (auto i = static_cast<std::uint32_t>(count * k / chunks); i < last; ++i) {
-          if (prefetch && i + prefetch_distance < last) prefetch_slot(table_.batch_claim(i + prefetch_distance).index);
-          const detail::SlotTable::Claim claim = table_.batch_claim(i);
-          const SlotRef at = locate(claim.index);
-          void* place = nullptr;
-          if constexpr (dense_layout) {
-            place = where.claim_batch_at(first_position + i, claim.index, i);
-          } else {
-            place = at.slots[at.offset].bytes;
-            detail::unpoison_bytes(place, sizeof(T));
+        for (std::uint64_t block = k; block * batch_block < count; block += chunks) {
+          const auto first = static_cast<std::uint32_t>(block * batch_block);
+          const auto last = static_cast<std::uint32_t>(std::min<std::uint64_t>(count, first + batch_block));
+          for (std::uint32_t i = first; i < last; ++i) {
+            if (prefetch && i + prefetch_distance < last) {
+              prefetch_slot(table_.batch_claim(i + prefetch_distance).index);
+            }
+            const detail::SlotTable::Claim claim = table_.batch_claim(i);
+            const SlotRef at = locate(claim.index);
+            void* place = nullptr;
+            if constexpr (dense_layout) {
+              place = where.claim_batch_at(first_position + i, claim.index, i);
+            } else {
+              place = at.slots[at.offset].bytes;
+              detail::unpoison_bytes(place, sizeof(T));
+            }
+            detail::emplace_construct<T>(place, make(static_cast<std::size_t>(i)));
+            std::uint32_t& generation = at.generations[at.offset];
+            if (!claim.from_free_stack) generation = fresh;  // as claim_next_unused() seeds it
+            generation += 1u;                                // free (even) -> live (odd), as commit() steps it
           }
-          detail::emplace_construct<T>(place, make(static_cast<std::size_t>(i)));
-          std::uint32_t& generation = at.generations[at.offset];
-          if (!claim.from_free_stack) generation = fresh;  // as claim_next_unused() seeds it
-          generation += 1u;                                // free (even) -> live (odd), as commit() steps it
         }
       });
     }
