@@ -86,7 +86,7 @@ void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
 
   sim.particles().store().for_each([&](const Particle& p) {
     const float f = std::clamp(p.life / p.max_life, 0.0f, 1.0f);
-    const Vec2 at = lerp(p.prev, p.pos, alpha);
+    const Vec2 at = lerp(previous_position(p, Simulation::kStepSeconds), p.pos, alpha);
     switch (p.kind) {
       case ParticleKind::spark: {
         const float len = p.size * (0.6f + 0.8f * f);

@@ -32,8 +32,11 @@ inline constexpr engine::PoolHandle kSeekingTarget{0xFFFFFFFFu, 1};
 
 enum class ParticleKind : std::uint8_t { spark, smoke, trail, flash };
 
+// 48 bytes, not the 56 a `prev` (as bullets and enemies keep) would make it: the particles' walk
+// is the step's largest (up to a million in a storm). Velocity is damped before the move, so
+// where a particle was one step ago follows from pos and vel (previous_position).
 struct Particle {
-  Vec2 pos, prev, vel;
+  Vec2 pos, vel;
   float life = 1;      // seconds left
   float max_life = 1;  // seconds at spawn: life / max_life fades it out
   float size = 4;      // world units across
@@ -42,6 +45,10 @@ struct Particle {
   std::uint32_t color = 0xffffffffu;
   ParticleKind kind = ParticleKind::spark;
 };
+static_assert(sizeof(Particle) == 48, "Particle: 48 bytes, so four fill three cache lines");
+
+// Where the particle was one step of `dt` ago (its move is pos += vel * dt), for interpolation.
+inline Vec2 previous_position(const Particle& p, float dt) noexcept { return p.pos - p.vel * dt; }
 
 struct Enemy {
   Vec2 pos, prev;

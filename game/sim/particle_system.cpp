@@ -27,7 +27,7 @@ Particle ParticleSystem::make_particle(const QueuedBurst& burst, std::uint64_t s
   Particle p;
   p.kind = spec.kind;
   p.seq = seq;
-  p.pos = p.prev = burst.origin;
+  p.pos = burst.origin;
   const float angle = spec.direction + (random_unit(seed_, seq, Purpose::particle_angle) - 0.5f) * spec.cone;
   const float speed = random_range(seed_, seq, Purpose::particle_speed, spec.speed_min, spec.speed_max);
   p.vel = from_angle(angle, speed) + spec.carry;
@@ -64,9 +64,8 @@ void ParticleSystem::spawn_queued(engine::WorkerTeam& team) {
 // marked and mend the list. Nothing is released during the walk.
 namespace {
 bool move_and_keep(Particle& p, float dt) noexcept {
-  p.prev = p.pos;
+  p.vel = p.vel * p.damping;  // damped first: the move is then pos += vel * dt (previous_position)
   p.pos = p.pos + p.vel * dt;
-  p.vel = p.vel * p.damping;
   p.life -= dt;
   return p.life > 0.0f;
 }

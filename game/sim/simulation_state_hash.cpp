@@ -48,7 +48,6 @@ void add_particles(StateHasher& h, const ObjectStore<Particle>& store) {
   for (const Particle* p : particles) {
     h.add_u64(p->seq);
     add(h, p->pos);
-    add(h, p->prev);
     add(h, p->vel);
     h.add_f32(p->life);
     h.add_f32(p->max_life);

@@ -70,5 +70,29 @@ TEST(RenderList, InterpolatesBetweenSteps) {
   EXPECT_NEAR(ship_x(half), (ship_x(at0) + ship_x(at1)) / 2, 1e-3);
 }
 
+// Particles keep no `prev`: where one was a step ago comes from its position and velocity
+// (previous_position), so a sprite at alpha 0 is where the particle was after the step before.
+TEST(RenderList, ParticlesInterpolateFromWhereTheyWereAStepAgo) {
+  Scenario scenario = test::repo_scenario("default.json");
+  Simulation sim(scenario, 1);
+  sim.settings().autofire = true;
+  for (int f = 0; f < 200; ++f) sim.step({});
+  std::map<std::uint64_t, Vec2> before;
+  sim.particles().store().for_each([&](const Particle& p) { before[p.seq] = p.pos; });
+  sim.step({});
+  std::size_t compared = 0, moved = 0;
+  sim.particles().store().for_each([&](const Particle& p) {
+    const auto was = before.find(p.seq);
+    if (was == before.end()) return;  // born this step
+    const Vec2 back = previous_position(p, Simulation::kStepSeconds);
+    ASSERT_NEAR(back.x, was->second.x, 1e-3f) << "particle " << p.seq;
+    ASSERT_NEAR(back.y, was->second.y, 1e-3f) << "particle " << p.seq;
+    ++compared;
+    if (p.pos.x != was->second.x || p.pos.y != was->second.y) ++moved;
+  });
+  EXPECT_GT(compared, 50u);
+  EXPECT_GT(moved, compared / 2) << "most particles move: the check must not pass on still ones alone";
+}
+
 }  // namespace
 }  // namespace game
