@@ -65,9 +65,9 @@ class WorkerTeam {
   }
 
   // Wakes sleeping workers without giving them a run: they spin for the next one (for as long as
-  // they spin between runs), so a run soon after does not wait out their wake-up (100-900 us
-  // on a 2-vCPU VM: BM_RunAfterPause). For a caller that knows a run is coming after a pause: a game step after the
-  // frame's render. Cheap when no worker sleeps. Not during a run.
+  // they spin between runs), so a run soon after does not wait out their wake-up (100-900 us on
+  // a 2-vCPU VM: BM_RunAfterPause). For a caller that knows a run is coming after a pause: a
+  // game step after the frame's render. Cheap when no worker sleeps. Not during a run.
   void wake() {
     if (workers_.empty() || !spin_) return;
     {
