@@ -23,14 +23,23 @@ class BulletManager {
   // capacity. A handle, not a pointer: most shots are never looked at again, and on a paged
   // layout the lookup a pointer needs costs a cache miss or two per bullet.
   engine::PoolHandle fire(Vec2 pos, Vec2 vel, float radius, std::uint32_t color, std::int32_t damage) {
-    Bullet b;
-    b.pos = b.prev = pos;
-    b.vel = vel;
-    b.radius = radius;
-    b.color = color;
-    b.damage = damage;
-    b.seq = next_seq_++;  // consumed even when refused, so later numbers do not depend on capacity
-    return store_.spawn_handle(b);
+    // The number is consumed even when refused, so later numbers do not depend on capacity.
+    return store_.spawn_handle(make_bullet(pos, vel, radius, color, damage, next_seq_++));
+  }
+  // `count` bullets at once, the i-th as fire() would make it from shot(i) (a Shot: pos, vel,
+  // color), built on `team`'s threads (ObjectStore::spawn_chunked): the store and the sequence
+  // numbers end as `count` fire() calls in order leave them, at any thread count. A volley's
+  // emplaces one at a time each waited on a cold slot of a big pool, on one thread. shot must be
+  // noexcept and must not touch this manager. Returns how many were spawned.
+  template <class ShotAt>
+  std::size_t fire_chunked(std::size_t count, engine::WorkerTeam& team, float radius, std::int32_t damage,
+                           ShotAt&& shot) {
+    const std::uint64_t first = next_seq_;
+    next_seq_ += count;  // consumed even when refused, as fire() does
+    return store_.spawn_chunked(count, team, [&](std::size_t i) noexcept {
+      const auto& s = shot(i);
+      return make_bullet(s.pos, s.vel, radius, s.color, damage, first + i);
+    });
   }
   // The sequence number the next fire() assigns; random draws for that bullet key on it.
   std::uint64_t next_seq() const noexcept { return next_seq_; }
@@ -56,6 +65,17 @@ class BulletManager {
   const ObjectStore<Bullet>& store() const noexcept { return store_; }
 
  private:
+  static Bullet make_bullet(Vec2 pos, Vec2 vel, float radius, std::uint32_t color, std::int32_t damage,
+                            std::uint64_t seq) noexcept {
+    Bullet b;
+    b.pos = b.prev = pos;
+    b.vel = vel;
+    b.radius = radius;
+    b.color = color;
+    b.damage = damage;
+    b.seq = seq;
+    return b;
+  }
   // One step of flight: false when the bullet left the field or aged out.
   static bool move_and_keep(Bullet& b, float dt, const Rect& alive_area) noexcept {
     b.prev = b.pos;

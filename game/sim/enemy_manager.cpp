@@ -180,9 +180,17 @@ void EnemyManager::update(engine::WorkerTeam& team, float dt, const Vec2* aim_at
       move_and_aim(*by_seq_[i], dt, aim_at, shots);
     }
   });
-  for (const ShotBuffer& buffer : shot_buffers_) {
-    for (const Shot& shot : buffer.shots) enemy_bullets.fire(shot.pos, shot.vel, 4.0f, shot.color, 1);
+  // Fired in chunk order, so in by_seq() order: shot i is in the first buffer whose shots reach past i.
+  std::size_t shots = 0;
+  for (ShotBuffer& buffer : shot_buffers_) {
+    buffer.first = shots;
+    shots += buffer.shots.size();
   }
+  enemy_bullets.fire_chunked(shots, team, 4.0f, 1, [this](std::size_t i) noexcept -> const Shot& {
+    std::size_t k = 0;
+    while (i >= shot_buffers_[k].first + shot_buffers_[k].shots.size()) ++k;
+    return shot_buffers_[k].shots[i - shot_buffers_[k].first];
+  });
 }
 
 void EnemyManager::move_and_aim(Enemy& e, float dt, const Vec2* aim_at, std::vector<Shot>& shots) const {

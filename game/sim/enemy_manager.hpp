@@ -32,8 +32,9 @@ class EnemyManager {
   const std::vector<engine::PoolHandle>& handles_by_seq() const noexcept { return handles_by_seq_; }
   // Moves every enemy and aims its volleys, split across `team` (issue 30): chunk k takes a run
   // of by_seq() and writes only those enemies and its own shot buffer. Then the shots are fired
-  // chunk by chunk, so the bullets get their seq numbers in the order one thread gives them: the
-  // game is the same at any thread count. aim_at: the player, or nothing when dead.
+  // in chunk order (BulletManager::fire_chunked, built on the team too), so the bullets get their
+  // seq numbers in the order one thread gives them: the game is the same at any thread count. aim_at: the player, or
+  // nothing when dead.
   void update(engine::WorkerTeam& team, float dt, const Vec2* aim_at, BulletManager& enemy_bullets);
   // Releases enemies that died or left (two-phase, after everything else this step).
   void sweep();
@@ -57,6 +58,7 @@ class EnemyManager {
   };
   struct alignas(64) ShotBuffer {  // one chunk's shots; own cache lines: chunks run on different cores
     std::vector<Shot> shots;
+    std::size_t first = 0;  // how many shots the buffers before this one hold
   };
   void move_and_aim(Enemy& e, float dt, const Vec2* aim_at, std::vector<Shot>& shots) const;
   void aim_volley(Enemy& e, const Vec2* aim_at, std::vector<Shot>& shots) const;

@@ -3,6 +3,7 @@
 // merge in walk order. So the game is the same at any thread count, pooled or not, and with
 // the thread count changed mid-run. Needs the simulation layer only, so the TSan build runs it
 // too: there it is the race check of the parallel step (storm.json: 100k+ bullets).
+#include "sim/bullet_manager.hpp"
 #include "sim/particle_system.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation.hpp"
@@ -153,6 +154,78 @@ TEST(ParallelStep, QueuedBurstsSpawnAsOneAtATimeWouldAtAnyThreadCount) {
   same(burst_5000(engine::StorageMode::packed_pages, WalkMode::slot_order, 3), "3 threads");
   same(burst_5000(engine::StorageMode::contiguous, WalkMode::slot_order, 2), "one at a time (list walk)");
   same(burst_5000(engine::StorageMode::heap, WalkMode::slot_order, 2), "heap");
+}
+
+// The enemies' volleys are fired at once on the team (BulletManager::fire_chunked): the store
+// must end as fire() one shot at a time leaves it, refusals and sequence numbers included. 3,000
+// shots into a store capped at 2,500 that starts small and grows, after 700 fired one at a time
+// and every third of those released (so the batch reuses freed slots first, then fresh ones).
+struct Fired {
+  std::vector<Bullet> by_seq;
+  StoreStats stats;
+  std::uint64_t next_seq;
+  std::size_t spawned;
+};
+struct TestShot {
+  Vec2 pos, vel;
+  std::uint32_t color;
+};
+Fired fire_3000(engine::StorageMode storage, std::size_t threads, bool chunked) {
+  engine::GrowthPolicy policy;
+  policy.storage = storage;
+  policy.initial_capacity = 256;
+  policy.max_capacity = 2500;
+  BulletManager bullets(policy, true);
+  engine::WorkerTeam team(threads);
+  const Rect everywhere{{-1e6f, -1e6f}, {1e6f, 1e6f}};
+  for (int i = 0; i < 700; ++i) bullets.fire({0, static_cast<float>(i)}, {0, 0}, 2.0f, 7u, 3);
+  bullets.update(
+      team, 0, everywhere, [](std::size_t, const Bullet& b) { return b.seq % 3 == 0; }, [](std::size_t, Bullet&) {});
+  std::vector<TestShot> shots;
+  for (int i = 0; i < 3000; ++i) {
+    shots.push_back({{static_cast<float>(i), 1}, {static_cast<float>(i % 7), 2}, static_cast<std::uint32_t>(i)});
+  }
+  Fired out;
+  out.spawned = 0;
+  if (chunked) {
+    out.spawned = bullets.fire_chunked(shots.size(), team, 4.0f, 1,
+                                       [&](std::size_t i) noexcept -> const TestShot& { return shots[i]; });
+  } else {
+    for (const TestShot& s : shots) {
+      if (!bullets.fire(s.pos, s.vel, 4.0f, s.color, 1).is_null()) ++out.spawned;
+    }
+  }
+  bullets.store().for_each([&](const Bullet& b) { out.by_seq.push_back(b); });
+  std::sort(out.by_seq.begin(), out.by_seq.end(), [](const Bullet& a, const Bullet& b) { return a.seq < b.seq; });
+  out.stats = bullets.store().stats();
+  out.next_seq = bullets.next_seq();
+  return out;
+}
+
+TEST(ParallelStep, AVolleyFiredAtOnceEndsAsShotsFiredOneAtATime) {
+  for (const auto storage :
+       {engine::StorageMode::packed_pages, engine::StorageMode::contiguous, engine::StorageMode::heap}) {
+    const Fired one = fire_3000(storage, 1, false);
+    ASSERT_EQ(one.by_seq.size(), 2500u) << "capped";
+    EXPECT_EQ(one.spawned, 2500u - (700u - 700u / 3));
+    EXPECT_EQ(one.next_seq, 3701u) << "a refused shot still takes its number";
+    for (const std::size_t threads : {1u, 2u, 3u}) {
+      const Fired batch = fire_3000(storage, threads, true);
+      ASSERT_EQ(batch.by_seq.size(), one.by_seq.size()) << threads << " threads";
+      EXPECT_EQ(batch.spawned, one.spawned);
+      EXPECT_EQ(batch.next_seq, one.next_seq);
+      EXPECT_EQ(batch.stats.refused_spawns, one.stats.refused_spawns);
+      EXPECT_EQ(batch.stats.spawns, one.stats.spawns);
+      for (std::size_t i = 0; i < one.by_seq.size(); ++i) {
+        const Bullet& a = one.by_seq[i];
+        const Bullet& b = batch.by_seq[i];
+        ASSERT_TRUE(a.seq == b.seq && a.pos.x == b.pos.x && a.pos.y == b.pos.y && a.prev.x == b.prev.x &&
+                    a.vel.x == b.vel.x && a.vel.y == b.vel.y && a.radius == b.radius && a.color == b.color &&
+                    a.damage == b.damage && a.target == b.target)
+            << threads << " threads: bullet " << a.seq;
+      }
+    }
+  }
 }
 
 }  // namespace
