@@ -33,8 +33,8 @@ class EnemyManager {
   // Moves every enemy and aims its volleys, split across `team` (issue 30): chunk k takes a run
   // of by_seq() and writes only those enemies and its own shot buffer. Then the shots are fired
   // in chunk order (BulletManager::fire_chunked, built on the team too), so the bullets get their
-  // seq numbers in the order one thread gives them: the game is the same at any thread count. aim_at: the player, or
-  // nothing when dead.
+  // seq numbers in the order one thread gives them: the game is the same at any thread count.
+  // aim_at: the player, or nothing when dead.
   void update(engine::WorkerTeam& team, float dt, const Vec2* aim_at, BulletManager& enemy_bullets);
   // Releases enemies that died or left (two-phase, after everything else this step).
   void sweep();
