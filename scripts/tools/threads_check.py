@@ -6,9 +6,13 @@ median of each rep's own ratio), and whether every run ended on the same state h
 game is the same at any thread count).
 --binary A,B compares builds in the same interleaved runs (before and after a change): each
 gets its rows, and every run of every build must end on the one hash.
+--floor also runs the machine's own 2-thread limit once a rep, between the game's runs:
+BM_ParallelFloor (parallel_update_bench: a plain std::vector moved in halves, nothing released),
+1 million items, 2 threads against 1. A host whose floor reads 0.7x cannot show a game ratio of
+0.6x, however the game is built: the floor says what the machine gave while the game ran.
 
     scripts/tools/threads_check.py [--binary build/release/game/poolshot[,OTHER]] [--reps 3] [--frames 1200]
-                                   [--pooling on,off]
+                                   [--pooling on,off] [--floor [BENCH]]
 """
 import argparse
 import json
@@ -27,6 +31,21 @@ def run(binary, threads, pooling, frames, report):
         return json.load(f)
 
 
+FLOOR_BENCH = "build/release/engine/bench/parallel_update_bench"
+
+
+def floor_ratio(bench):
+    """BM_ParallelFloor at 1 million items: 2-thread time / 1-thread time, one run of each."""
+    out = subprocess.run([bench, "--benchmark_filter=BM_ParallelFloor/.*/1000000/", "--benchmark_format=json"],
+                         check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    times = {}
+    for b in json.loads(out)["benchmarks"]:
+        times[b["name"].split("/")[1]] = b["real_time"]
+    if set(times) != {"Inline", "WorkerTeam"}:
+        raise RuntimeError(f"{bench}: expected BM_ParallelFloor's Inline and WorkerTeam rows, got {sorted(times)}")
+    return times["WorkerTeam"] / times["Inline"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default="build/release/game/poolshot")
@@ -34,7 +53,11 @@ def main():
     parser.add_argument("--frames", type=int, default=1200)
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--pooling", default="on,off", help="on, off or on,off (off: the heap runs, 6x slower)")
+    parser.add_argument("--floor", nargs="?", const=FLOOR_BENCH, default=None, metavar="BENCH",
+                        help=f"also read the machine's 2-thread floor once a rep (default bench: {FLOOR_BENCH})")
     args = parser.parse_args()
+    if args.floor and not os.access(args.floor, os.X_OK):
+        parser.error(f"--floor: {args.floor} is not an executable (build it: cmake --build --preset release)")
     counts = [int(t) for t in args.threads.split(",")]
     binaries = args.binary.split(",")
     poolings = args.pooling.split(",")
@@ -42,8 +65,11 @@ def main():
         parser.error(f"--pooling takes on, off or on,off, not {args.pooling!r}")
     results = {}  # (binary, threads, pooling) -> list of reports
     hashes = set()
+    floors = []  # BM_ParallelFloor's 2-thread / 1-thread, one a rep
     with tempfile.TemporaryDirectory() as tmp:
         for rep in range(args.reps):
+            if args.floor:
+                floors.append(floor_ratio(args.floor))
             for pooling in poolings:
                 for threads in counts:
                     for binary in binaries:
@@ -69,6 +95,16 @@ def main():
                                        for r, f in zip(rs, firsts))
             print(f"| {binary} | {pooling} | {threads} | {p50:.2f} | {p99:.2f} | {update:.2f} | {release:.2f} "
                   f"| {p50 / base:.2f}x | {paired:.2f}x |")
+    if floors:  # each rep's game ratio beside the floor read in that rep
+        for binary, pooling in ((b, p) for b in binaries for p in poolings):
+            firsts = results[(binary, counts[0], pooling)]
+            for threads in counts[1:]:
+                ratios = [r["frame_ms"]["sim"]["p50"] / f["frame_ms"]["sim"]["p50"]
+                          for r, f in zip(results[(binary, threads, pooling)], firsts)]
+                print(f"{binary}, pooling {pooling}, {threads} threads / {counts[0]}, each rep: "
+                      f"{' '.join(f'{x:.2f}' for x in ratios)}")
+        print(f"machine floor (BM_ParallelFloor, 1M items, 2 threads / 1): median {statistics.median(floors):.2f}x, "
+              f"each rep: {' '.join(f'{f:.2f}' for f in floors)}")
     print("state hashes:", "all equal" if len(hashes) == 1 else f"DIFFER: {sorted(hashes)}")
     return 0 if len(hashes) == 1 else 1
 
