@@ -79,6 +79,7 @@ def main():
     print(f"storm.json --autofire --seed 11 --frames {args.frames}, {args.reps} runs each, medians:")
     print("| build | pooling | threads | sim p50 ms | sim p99 ms | update ms | release ms | p50 / 1 thread | per-run ratio |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    rep_ratios = {}  # (binary, threads, pooling) -> each rep's p50 / the first thread count's p50
     for binary, pooling in ((b, p) for b in binaries for p in poolings):
         base = None
         for threads in counts:
@@ -91,16 +92,15 @@ def main():
             # Each run against the first thread count's run of the same rep (run just before it): the
             # machine's speed drifts over minutes, so the paired ratio is steadier than the medians'.
             firsts = results[(binary, counts[0], pooling)]
-            paired = statistics.median(r["frame_ms"]["sim"]["p50"] / f["frame_ms"]["sim"]["p50"]
-                                       for r, f in zip(rs, firsts))
+            ratios = [r["frame_ms"]["sim"]["p50"] / f["frame_ms"]["sim"]["p50"] for r, f in zip(rs, firsts)]
+            rep_ratios[(binary, threads, pooling)] = ratios
+            paired = statistics.median(ratios)
             print(f"| {binary} | {pooling} | {threads} | {p50:.2f} | {p99:.2f} | {update:.2f} | {release:.2f} "
                   f"| {p50 / base:.2f}x | {paired:.2f}x |")
     if floors:  # each rep's game ratio beside the floor read in that rep
         for binary, pooling in ((b, p) for b in binaries for p in poolings):
-            firsts = results[(binary, counts[0], pooling)]
             for threads in counts[1:]:
-                ratios = [r["frame_ms"]["sim"]["p50"] / f["frame_ms"]["sim"]["p50"]
-                          for r, f in zip(results[(binary, threads, pooling)], firsts)]
+                ratios = rep_ratios[(binary, threads, pooling)]
                 print(f"{binary}, pooling {pooling}, {threads} threads / {counts[0]}, each rep: "
                       f"{' '.join(f'{x:.2f}' for x in ratios)}")
         print(f"machine floor (BM_ParallelFloor, 1M items, 2 threads / 1): median {statistics.median(floors):.2f}x, "
