@@ -166,14 +166,17 @@ std::size_t EnemyManager::most_shots_per_enemy(float dt) const noexcept {
 }
 
 void EnemyManager::update(engine::WorkerTeam& team, float dt, const Vec2* aim_at, BulletManager& enemy_bullets) {
-  const std::size_t chunks = team.size();
-  if (shot_buffers_.size() != chunks) shot_buffers_.resize(chunks);  // allocates only when the threads change
-  const std::size_t room = (store_.capacity() / chunks + 1) * most_shots_per_enemy(dt);
-  for (ShotBuffer& buffer : shot_buffers_) {
-    buffer.shots.clear();
-    if (buffer.shots.capacity() < room) buffer.shots.reserve(room);
-  }
   const std::size_t count = by_seq_.size();
+  const std::size_t chunks = ObjectStore<Enemy>::chunks_for(count, team);      // few enemies: one chunk, inline
+  if (shot_buffers_.size() != team.size()) shot_buffers_.resize(team.size());  // allocates only when the threads change
+  // Chunk 0 holds every enemy when the pass runs inline, any other chunk at most half of them:
+  // so the chunk count may change from step to step without an allocation.
+  for (std::size_t k = 0; k < shot_buffers_.size(); ++k) {
+    std::vector<Shot>& shots = shot_buffers_[k].shots;
+    const std::size_t room = ((k == 0 ? store_.capacity() : store_.capacity() / 2) + 1) * most_shots_per_enemy(dt);
+    shots.clear();
+    if (shots.capacity() < room) shots.reserve(room);
+  }
   team(chunks, [&](std::size_t k) {
     std::vector<Shot>& shots = shot_buffers_[k].shots;
     for (std::size_t i = count * k / chunks; i < count * (k + 1) / chunks; ++i) {

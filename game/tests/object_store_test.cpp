@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace game {
@@ -316,6 +317,49 @@ INSTANTIATE_TEST_SUITE_P(Walks, ObjectStoreWalks,
 }  // namespace
 // A storage-mode switch migrates every object into a new layout: labelled a rebuild, and the
 // growth count stays where it was (before, each switch added one "N -> N" growth row per pool).
+// A spawn batch takes one chunk per ObjectStore::kObjectsPerTask objects, up to one per thread:
+// a small batch is built inline on the calling thread (a run on the team cost more than it saved
+// there), a large one is shared out; both end as spawns one at a time would.
+struct Spark {
+  std::uint64_t seq = 0;
+  std::thread::id built_on;
+};
+
+TEST(ObjectStore, ASmallSpawnBatchIsBuiltInlineAndALargeOneOnTheTeam) {
+  constexpr std::size_t per_task = ObjectStore<Spark>::kObjectsPerTask;
+  engine::WorkerTeam team(2);
+  EXPECT_EQ(ObjectStore<Spark>::chunks_for(0, team), 1u);
+  EXPECT_EQ(ObjectStore<Spark>::chunks_for(2 * per_task - 1, team), 1u);
+  EXPECT_EQ(ObjectStore<Spark>::chunks_for(2 * per_task, team), 2u);
+  EXPECT_EQ(ObjectStore<Spark>::chunks_for(100 * per_task, team), 2u);  // never more than the threads
+  engine::WorkerTeam eight(8);
+  EXPECT_EQ(ObjectStore<Spark>::chunks_for(3 * per_task + 5, eight), 3u);
+
+  ObjectStore<Spark> store(policy(8 * per_task, 8 * per_task), true, WalkMode::bitmap);
+  const std::thread::id caller = std::this_thread::get_id();
+  const auto make = [](std::size_t i) noexcept { return Spark{i, std::this_thread::get_id()}; };
+  const std::size_t small = per_task + per_task / 2;
+  ASSERT_EQ(store.spawn_chunked(small, team, make), small);
+  std::size_t on_caller = 0;
+  store.for_each([&](const Spark& s) { on_caller += s.built_on == caller ? 1u : 0u; });
+  EXPECT_EQ(on_caller, small) << "a batch under two tasks' worth is built inline";
+
+  const std::size_t large = 4 * per_task;
+  ASSERT_EQ(store.spawn_chunked(large, team, make), large);
+  std::vector<std::uint64_t> seen;
+  store.for_each([&](const Spark& s) { seen.push_back(s.seq); });
+  ASSERT_EQ(seen.size(), small + large);
+  // Each batch's objects are make(0..count): every seq below `small` twice, the rest once.
+  std::sort(seen.begin(), seen.end());
+  std::vector<std::uint64_t> expected;
+  for (std::uint64_t i = 0; i < large; ++i) {
+    expected.push_back(i);
+    if (i < small) expected.push_back(i);
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(seen, expected);
+}
+
 TEST(ObjectStore, StorageSwitchIsARebuildNotAGrowth) {
   ObjectStore<Tracked> store(policy(4, 100000), true);
   const std::uint64_t step = 0;
