@@ -171,9 +171,10 @@ void EnemyManager::update(engine::WorkerTeam& team, float dt, const Vec2* aim_at
   if (shot_buffers_.size() != team.size()) shot_buffers_.resize(team.size());  // allocates only when the threads change
   // Chunk 0 holds every enemy when the pass runs inline, any other chunk at most half of them:
   // so the chunk count may change from step to step without an allocation.
+  const std::size_t most_shots = most_shots_per_enemy(dt);
   for (std::size_t k = 0; k < shot_buffers_.size(); ++k) {
     std::vector<Shot>& shots = shot_buffers_[k].shots;
-    const std::size_t room = ((k == 0 ? store_.capacity() : store_.capacity() / 2) + 1) * most_shots_per_enemy(dt);
+    const std::size_t room = ((k == 0 ? store_.capacity() : store_.capacity() / 2) + 1) * most_shots;
     shots.clear();
     if (shots.capacity() < room) shots.reserve(room);
   }

@@ -314,9 +314,6 @@ INSTANTIATE_TEST_SUITE_P(Walks, ObjectStoreWalks,
                            return std::string(walk_name(walk.param));
                          });
 
-}  // namespace
-// A storage-mode switch migrates every object into a new layout: labelled a rebuild, and the
-// growth count stays where it was (before, each switch added one "N -> N" growth row per pool).
 // A spawn batch takes one chunk per ObjectStore::kObjectsPerTask objects, up to one per thread:
 // a small batch is built inline on the calling thread (a run on the team cost more than it saved
 // there), a large one is shared out; both end as spawns one at a time would.
@@ -349,17 +346,20 @@ TEST(ObjectStore, ASmallSpawnBatchIsBuiltInlineAndALargeOneOnTheTeam) {
   std::vector<std::uint64_t> seen;
   store.for_each([&](const Spark& s) { seen.push_back(s.seq); });
   ASSERT_EQ(seen.size(), small + large);
-  // Each batch's objects are make(0..count): every seq below `small` twice, the rest once.
+  // Each batch's objects are make(0..count): every seq below `small` twice, the rest once (the
+  // expected list is built in ascending order).
   std::sort(seen.begin(), seen.end());
   std::vector<std::uint64_t> expected;
   for (std::uint64_t i = 0; i < large; ++i) {
     expected.push_back(i);
     if (i < small) expected.push_back(i);
   }
-  std::sort(expected.begin(), expected.end());
   EXPECT_EQ(seen, expected);
 }
 
+}  // namespace
+// A storage-mode switch migrates every object into a new layout: labelled a rebuild, and the
+// growth count stays where it was (before, each switch added one "N -> N" growth row per pool).
 TEST(ObjectStore, StorageSwitchIsARebuildNotAGrowth) {
   ObjectStore<Tracked> store(policy(4, 100000), true);
   const std::uint64_t step = 0;
