@@ -77,18 +77,18 @@ class DenseIndex {
 
   // A batch of removals in a pool far bigger than the caches (erase_if's release phase) waits
   // on cold lines per victim: its dense entry, then the moved object's position entry. Asking
-  // for them a few victims ahead overlaps those misses.
-  void prefetch_position(std::uint32_t index) const noexcept {
+  // for them a few victims ahead overlaps those misses. HOT, or GCC drops them (bit_ops.hpp).
+  ENGINE_POOL_HOT void prefetch_position(std::uint32_t index) const noexcept {
     ENGINE_POOL_PREFETCH_READ(&page(index).position[offset(index)]);
   }
-  void prefetch_dense(std::uint32_t position) const noexcept {
+  ENGINE_POOL_HOT void prefetch_dense(std::uint32_t position) const noexcept {
     ENGINE_POOL_PREFETCH_READ(&page(position).dense[offset(position)]);
   }
-  void prefetch_dense_write(std::uint32_t position) const noexcept {
+  ENGINE_POOL_HOT void prefetch_dense_write(std::uint32_t position) const noexcept {
     ENGINE_POOL_PREFETCH_WRITE(&page(position).dense[offset(position)]);
   }
-  void prefetch_tail(std::uint32_t from_end) const noexcept {  // the position entry of the object `from_end`
-                                                               // before the last
+  // The position entry of the object `from_end` before the last.
+  ENGINE_POOL_HOT void prefetch_tail(std::uint32_t from_end) const noexcept {
     if (from_end < size_) prefetch_position(index_at(size_ - 1 - from_end));
   }
   // A batch of removals played on the index alone (VectorPool::release_victims_chunked).

@@ -153,7 +153,7 @@ class HeapStore : public DenseIndex {
     free_box(object(position));
     fill_hole(position);
   }
-  void prefetch_hole_at(std::uint32_t position) const noexcept {
+  ENGINE_POOL_HOT void prefetch_hole_at(std::uint32_t position) const noexcept {
     ENGINE_POOL_PREFETCH_WRITE(boxes_[page_number(position)].data() + offset(position));
     prefetch_dense_write(position);
   }

@@ -158,7 +158,7 @@ class PackedStore : public DenseIndex {
     static_assert(std::is_trivially_destructible_v<T>);
     fill_hole(position);
   }
-  void prefetch_hole_at(std::uint32_t position) const noexcept {
+  ENGINE_POOL_HOT void prefetch_hole_at(std::uint32_t position) const noexcept {
     ENGINE_POOL_PREFETCH_WRITE(objects_[page_number(position)].slots() + offset(position));
     prefetch_dense_write(position);
   }
