@@ -262,6 +262,54 @@ TEST(WorkerTeam, LateWorkersTakeNothingOfAFinishedRun) {
   }
 }
 
+// run_beside: every task once and beside() once on the caller, at every team size; a run the
+// caller starts inside beside() runs inline on the caller; with one thread, beside() comes first.
+TEST(WorkerTeam, RunBesideRunsEveryTaskOnceAndBesideOnTheCaller) {
+  for (std::size_t threads : {1u, 2u, 3u, 8u}) {
+    engine::WorkerTeam team(threads);
+    for (int round = 0; round < 50; ++round) {
+      std::vector<std::atomic<int>> ran(16);
+      std::vector<std::thread::id> inner(4);
+      int besides = 0;
+      const std::thread::id caller = std::this_thread::get_id();
+      std::thread::id beside_thread;
+      team.run_beside(
+          ran.size(), [&](std::size_t k) { ran[k].fetch_add(1); },
+          [&] {
+            ++besides;
+            beside_thread = std::this_thread::get_id();
+            team(inner.size(), [&](std::size_t k) { inner[k] = std::this_thread::get_id(); });
+          });
+      EXPECT_EQ(besides, 1);
+      EXPECT_EQ(beside_thread, caller);
+      for (const std::thread::id& id : inner) EXPECT_EQ(id, caller) << "a run inside beside() is inline";
+      for (std::size_t k = 0; k < ran.size(); ++k) ASSERT_EQ(ran[k].load(), 1) << threads << " threads, task " << k;
+    }
+  }
+  engine::WorkerTeam one(1);
+  std::vector<int> order;
+  one.run_beside(
+      3, [&](std::size_t k) { order.push_back(static_cast<int>(k)); }, [&] { order.push_back(-1); });
+  EXPECT_EQ(order, (std::vector<int>{-1, 0, 1, 2}));
+}
+
+TEST(WorkerTeam, RunBesideFinishesTheTasksBeforeBesidesExceptionGoesOn) {
+  engine::WorkerTeam team(3);
+  std::atomic<int> ran{0};
+  EXPECT_THROW(team.run_beside(
+                   64,
+                   [&](std::size_t) {
+                     std::this_thread::sleep_for(std::chrono::microseconds(50));
+                     ran.fetch_add(1);
+                   },
+                   [] { throw std::runtime_error("beside"); }),
+               std::runtime_error);
+  EXPECT_EQ(ran.load(), 64) << "every task ran before the exception left run_beside";
+  std::atomic<int> after{0};
+  team(8, [&](std::size_t) { after.fetch_add(1); });  // the team still works
+  EXPECT_EQ(after.load(), 8);
+}
+
 TEST(WorkerTeam, ResizesAndRethrowsATasksException) {
   engine::WorkerTeam team(1);
   team.resize(4);

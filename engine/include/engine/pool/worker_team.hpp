@@ -18,6 +18,9 @@
 //   result is then the same at any team size.
 // - An exception from a task ends the run after the tasks in flight finish, and the first one is
 //   rethrown on the calling thread.
+// - run_beside(n, task, beside) starts the workers on the tasks while the caller runs beside()
+//   first (serial work sharing no data with the tasks), then joins them; runs the caller starts
+//   inside beside() go inline.
 // - One run at a time; not reentrant (a task must not run the team).
 #include <algorithm>
 #include <atomic>
@@ -79,9 +82,21 @@ class WorkerTeam {
 
   template <class Task>
   void operator()(std::size_t tasks, Task&& task) {
-    if (tasks == 0) return;
+    run_beside(tasks, task, [] {});
+  }
+
+  // The same run, but the caller first runs beside() while the workers start on the tasks, and
+  // joins them after: serial work that shares no data with the tasks overlaps them (a game step's
+  // serial start beside the particles' walk). A run the caller starts inside beside() runs inline
+  // on the caller, as in a team of one: the workers are busy with this one. A team of one runs
+  // beside() and then the tasks in order; so does a run started inside beside(). If beside()
+  // throws, the tasks still finish before the exception goes on (they may refer to the caller's
+  // data); an exception from a task goes on only if beside() did not throw.
+  template <class Task, class Beside>
+  void run_beside(std::size_t tasks, Task&& task, Beside&& beside) {
     if (tasks > kTaskMask) throw std::length_error("WorkerTeam: more than 2^32 - 1 tasks in one run");
-    if (workers_.empty() || tasks == 1) {  // inline: the single-threaded program
+    if (beside_ || workers_.empty() || tasks <= 1) {  // inline: the single-threaded program
+      beside();
       for (std::size_t k = 0; k < tasks; ++k) task(k);
       return;
     }
@@ -96,6 +111,14 @@ class WorkerTeam {
       run_.store(run_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     }
     wake_.notify_all();  // cheap when every worker is still spinning
+    std::exception_ptr beside_error;
+    beside_ = true;
+    try {
+      beside();
+    } catch (...) {
+      beside_error = std::current_exception();
+    }
+    beside_ = false;
     take_tasks();
     // Every task a worker claimed is finished before the call returns (the task may die then). A
     // worker that had claimed none by the time none were left is not waited for: one still waking
@@ -104,7 +127,9 @@ class WorkerTeam {
       if (spins > kSpins) std::this_thread::yield();  // more threads than cores: let the workers run
     }
     context_ = nullptr;
-    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    std::exception_ptr task_error = std::exchange(error_, nullptr);
+    if (beside_error) std::rethrow_exception(beside_error);
+    if (task_error) std::rethrow_exception(task_error);
   }
 
  private:
@@ -199,6 +224,7 @@ class WorkerTeam {
   std::exception_ptr error_;  // the first task's exception (under the mutex while tasks run)
   std::atomic<bool> stopping_{false};
   std::uint64_t wakes_ = 0;  // wake() calls so far (under the mutex)
+  bool beside_ = false;      // the caller is inside a run_beside()'s beside(): its own runs go inline
   bool started_ = false;
   bool spin_ = false;  // workers spin between runs (set before they start)
 };

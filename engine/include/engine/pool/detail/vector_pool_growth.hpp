@@ -278,12 +278,7 @@ bool VectorPool<T>::grow_ahead(std::size_t free_slots) {
     if (!std::is_move_constructible_v<T> && !empty()) return false;  // the rebuild would move them: see reserve()
     wanted = std::max(wanted, next_contiguous_capacity());
   }
-  if (!reserve(wanted)) return false;
-  try {
-    reserve_chunk_victims(chunk_victims_.size());
-  } catch (const std::bad_alloc&) {  // the pool grew; the next chunked pass asks again (and throws there)
-  }
-  return true;
+  return reserve(wanted);  // announce() fits the chunked passes' lists to the new capacity
 }
 
 // Backs the memory of slots [max(used, prefaulted), capacity) page by page, up to max_bytes:
@@ -310,9 +305,18 @@ std::size_t VectorPool<T>::prefault(std::size_t max_bytes) noexcept {
   return asked;
 }
 
+// Every growth (and rebuild) ends here. The chunked passes' victim lists are fitted to the new
+// capacity now, in the frame that grew, so the next chunked pass allocates nothing: a pool that
+// grows in a step after that step's pass would otherwise allocate in the next step's pass.
 template <class T>
 void VectorPool<T>::announce(const GrowthEvent& event) {
   ++state_.counters.growth_events;
+  if (parallel_passes_ == 0) {
+    try {
+      reserve_chunk_victims(chunk_victims_.size());
+    } catch (const std::bad_alloc&) {  // the pool grew; the next chunked pass asks again (and throws there)
+    }
+  }
   if (listener_) listener_(event);
 }
 

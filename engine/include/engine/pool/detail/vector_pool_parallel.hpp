@@ -89,8 +89,8 @@ std::uint32_t VectorPool<T>::victims_before(std::size_t k) const noexcept {
 }
 
 // A chunk holds at most capacity / chunks positions, plus one word of rounding (chunk_bound).
-// Reserved for `chunks` lists by erase_if_chunked, and by grow_ahead for as many as the last
-// pass used: so a pool that has not grown since its last chunked pass allocates nothing in it.
+// Reserved for `chunks` lists by erase_if_chunked, and by every growth for as many as the last
+// pass used (announce): so a pass whose chunk count is the last one's allocates nothing.
 // Half as much again as needed when a list must grow, so a pool growing a page at a time
 // reallocates its lists every few growths, not at each.
 template <class T>
