@@ -153,14 +153,31 @@ class ObjectStore {
   // A team of one runs the same code with one chunk, inline. Each call times its two phases.
   template <class Keep>
   void update(engine::WorkerTeam& team, Keep&& keep) {
-    const std::size_t chunks = chunk_count(team);
+    update(team, chunk_count(team), keep, [] {});
+  }
+  // The same update, with beside() run on the calling thread while the team's workers start
+  // phase one (WorkerTeam::run_beside), in `chunks` chunks: serial work that touches nothing of
+  // this store (nor anything keep reads) overlaps the walk. beside() runs once, whatever the
+  // walk. The store ends as update() leaves it.
+  template <class Keep, class Beside>
+  void update(engine::WorkerTeam& team, std::size_t chunks, Keep&& keep, Beside&& beside) {
     const auto started = std::chrono::steady_clock::now();
     auto walked = started;
+    std::chrono::steady_clock::duration beside_took{};  // not the walk's: left out of update_ms
+    const auto timed_beside = [&] {
+      const auto from = std::chrono::steady_clock::now();
+      beside();
+      beside_took = std::chrono::steady_clock::now() - from;
+    };
     bool walking = true;
     const auto run = [&](std::size_t n, auto&& task) {  // the team, timed: phase one is the first call
-      team(n, task);                                    // (the releases may run on the team too)
-      if (walking) walked = std::chrono::steady_clock::now();
-      walking = false;
+      if (walking) {                                    // (the releases may run on the team too)
+        walking = false;
+        team.run_beside(n, task, timed_beside);
+        walked = std::chrono::steady_clock::now();
+      } else {
+        team(n, task);
+      }
     };
     const std::size_t visited = size();
     if (listed()) {
@@ -168,13 +185,20 @@ class ObjectStore {
     } else {
       releases_ += pool_.erase_if_chunked(chunks, run, [&](std::size_t k, T& object) { return !keep(k, object); });
     }
+    if (walking) {  // a pass that never ran the team (refused mid-pass)
+      timed_beside();
+      walked = std::chrono::steady_clock::now();
+    }
     const auto finished = std::chrono::steady_clock::now();
-    update_ms_ = std::chrono::duration<double, std::milli>(walked - started).count();
+    update_ms_ = std::chrono::duration<double, std::milli>(walked - started - beside_took).count();
     release_ms_ = std::chrono::duration<double, std::milli>(finished - walked).count();
-    note_walk_time(finished - started, visited);
+    note_walk_time(finished - started - beside_took, visited);
   }
   // How many chunks update(team, keep) splits the walk into: one per thread.
   static std::size_t chunk_count(const engine::WorkerTeam& team) noexcept { return team.size(); }
+  // How many an update with work beside it takes: four per thread, so the threads that start the
+  // walk while the caller is busy take more of it, and all end together.
+  static std::size_t chunks_beside(const engine::WorkerTeam& team) noexcept { return 4 * team.size(); }
   // How many chunks a batch of `objects` (spawns, or the enemies' move) takes: one per thread, but
   // one per kObjectsPerTask at most, so a small batch runs inline. A run on the team cost more than
   // it saved there: the storm's volleys (677 bullets) took 42 us on one thread and 48 us on two,

@@ -15,7 +15,7 @@ ParticleSystem::ParticleSystem(const engine::GrowthPolicy& policy, bool pooled, 
 
 void ParticleSystem::burst(const BurstSpec& spec, Vec2 origin) {
   if (spec.count <= 0) return;
-  if (queued_.size() == queued_.capacity()) spawn_queued(this_thread_);  // reserved: never grows
+  if (queued_.size() == queued_.capacity() && !walking_) spawn_queued(this_thread_);  // reserved: never grows
   queued_.push_back({spec, origin, std::pow(spec.damping_per_second, dt_), next_seq_, queued_particles_});
   const auto count = static_cast<std::uint64_t>(spec.count);
   next_seq_ += count;
@@ -44,36 +44,30 @@ Particle ParticleSystem::make_particle(const QueuedBurst& burst, std::uint64_t s
   return p;
 }
 
-// The queued bursts' particles, in sequence order, built on the team: particle i is found in
-// its burst by a binary search over the bursts' `before` counts (no task shares any state).
+// The queued bursts' particles, in sequence order, built on the team: particle i is found in its
+// burst by a binary search over the bursts' `before` counts (no task shares any state). After
+// the step's walk (update), each is built moved by its first step, as the walk would have moved
+// it; a burst whose shortest life is within that step may leave particles dead on their first
+// step, and those go at once (a pass that moves nothing), so none outlives its step. Before the
+// walk (a full queue built early) they are built as they are, and the walk moves them.
 void ParticleSystem::spawn_queued(engine::WorkerTeam& team) {
   if (queued_.empty()) return;
-  const auto make = [this](std::size_t i) noexcept {
+  const bool first_step = walked_;
+  const float dt = walked_dt_;
+  bool may_die = false;
+  for (const QueuedBurst& b : queued_) may_die |= first_step && !(std::min(b.spec.life_min, b.spec.life_max) > dt);
+  const auto make = [this, first_step, dt](std::size_t i) noexcept {
     const auto after = std::upper_bound(queued_.begin(), queued_.end(), i,
                                         [](std::size_t at, const QueuedBurst& b) { return at < b.before; });
     const QueuedBurst& burst = *(after - 1);
-    return make_particle(burst, burst.first_seq + (i - burst.before));
+    Particle p = make_particle(burst, burst.first_seq + (i - burst.before));
+    if (first_step) move_and_keep(p, dt);
+    return p;
   };
   store_.spawn_chunked(queued_particles_, team, make);
   queued_.clear();
   queued_particles_ = 0;
-}
-
-// Phase one: walk the active list (or the pool's bitmap), move each particle and mark the
-// burnt-out ones (false). Phase two, inside store_.update() after the walk: release the
-// marked and mend the list. Nothing is released during the walk.
-namespace {
-bool move_and_keep(Particle& p, float dt) noexcept {
-  p.vel = p.vel * p.damping;  // damped first: the move is then pos += vel * dt (previous_position)
-  p.pos = p.pos + p.vel * dt;
-  p.life -= dt;
-  return p.life > 0.0f;
-}
-}  // namespace
-
-void ParticleSystem::update(engine::WorkerTeam& team, float dt) {
-  spawn_queued(team);
-  store_.update(team, [dt](std::size_t, Particle& p) { return move_and_keep(p, dt); });
+  if (may_die) store_.update(team, [](std::size_t, const Particle& p) { return p.life > 0.0f; });
 }
 
 }  // namespace game

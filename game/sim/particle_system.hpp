@@ -31,14 +31,48 @@ class ParticleSystem {
                  WalkMode walk = WalkMode::slot_order);
 
   // Queues spec.count particles, numbered now (their sequence numbers, and so their looks, are
-  // fixed here); update() spawns them (fewer at capacity). Nothing reads the particles between
-  // a step's bursts and its update, so the game is the same as spawning each one here.
+  // fixed here); spawn_bursts() spawns them (fewer at capacity). Nothing reads the particles
+  // between a step's bursts and their spawn, so the game is the same as spawning each one here.
   void burst(const BurstSpec& spec, Vec2 origin);
-  // Spawns the queued bursts, built on `team`'s threads (ObjectStore::spawn_chunked: the same
-  // slots as one at a time, in sequence order); then moves every particle one step and releases
-  // those whose life ran out, in two phases (walk and mark, on the threads: a particle touches
-  // only itself; then release and mend the active list: see particle_system.cpp).
-  void update(engine::WorkerTeam& team, float dt);
+  // A step's particles, in two calls (issue 30). update(team, dt, beside) moves every particle
+  // alive at the step's start and releases those whose life ran out, in two phases (walk and
+  // mark, on the threads: a particle touches only itself; then release and mend the active
+  // list), while beside() runs on the calling thread: the step's serial start, which only queues
+  // bursts (ObjectStore::update with beside). spawn_bursts(team) then spawns the step's bursts,
+  // built on `team`'s threads (ObjectStore::spawn_chunked: the same slots as one at a time, in
+  // sequence order), each particle already moved by its first step, and releases any whose
+  // first step ended its life. Every particle moves once a step and dies in the step its life
+  // runs out, as in a walk over old and new together; the state hash is the same.
+  template <class Beside>
+  void update(engine::WorkerTeam& team, float dt, Beside&& beside) {
+    walking_ = true;
+    struct Done {
+      bool& walking;
+      ~Done() { walking = false; }
+    } done{walking_};
+    store_.update(
+        team, ObjectStore<Particle>::chunks_beside(team),
+        [dt](std::size_t, Particle& p) { return move_and_keep(p, dt); }, beside);
+    walked_dt_ = dt;
+    walked_ = true;
+  }
+  // After update(team, dt, beside), in the same step.
+  void spawn_bursts(engine::WorkerTeam& team) {
+    spawn_queued(team);
+    walked_ = false;
+  }
+  // Both at once, nothing beside: a step of the particles alone.
+  void update(engine::WorkerTeam& team, float dt) {
+    update(team, dt, [] {});
+    spawn_bursts(team);
+  }
+  // One step of a particle: damped, moved, aged; false once its life ran out.
+  static bool move_and_keep(Particle& p, float dt) noexcept {
+    p.vel = p.vel * p.damping;  // damped first: the move is then pos += vel * dt (previous_position)
+    p.pos = p.pos + p.vel * dt;
+    p.life -= dt;
+    return p.life > 0.0f;
+  }
 
   ObjectStore<Particle>& store() noexcept { return store_; }
   const ObjectStore<Particle>& store() const noexcept { return store_; }
@@ -56,7 +90,9 @@ class ParticleSystem {
     std::size_t before;
   };
   // At most this many wait (reserved once): a step with more builds the first ones at once, on
-  // this thread, so the queue never allocates.
+  // this thread, so the queue never allocates; except while update() walks the particles beside
+  // the caller, when nothing may spawn: the queue grows then (more than 4,096 bursts in a step's
+  // serial start).
   static constexpr std::size_t kQueuedBursts = 4096;
 
   void spawn_queued(engine::WorkerTeam& team);
@@ -68,6 +104,9 @@ class ParticleSystem {
   std::uint64_t next_seq_ = 1;
   std::vector<QueuedBurst> queued_;
   std::size_t queued_particles_ = 0;
+  bool walking_ = false;            // inside update(): the store is being walked, so a full queue grows
+  bool walked_ = false;             // this step's walk is done: what spawns now takes its first step at once
+  float walked_dt_ = 0;             // ...of this length
   engine::WorkerTeam this_thread_;  // a team of one: builds a full queue inline
 };
 

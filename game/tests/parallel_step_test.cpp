@@ -202,6 +202,50 @@ Fired fire_3000(engine::StorageMode storage, std::size_t threads, bool chunked) 
   return out;
 }
 
+// A step's particles: the walk of those already there runs beside the step's serial start, which
+// only queues bursts (more than the queue's 4,096 here: it grows rather than spawn mid-walk);
+// the bursts then spawn moved by their first step, and those whose life ends in it are gone
+// after it. The same at 1 and 2 threads.
+TEST(ParallelStep, BurstsQueuedBesideTheWalkSpawnMovedOnceAndTheBriefOnesGo) {
+  const float dt = 1.0f / 60;
+  for (std::size_t threads : {1u, 2u}) {
+    engine::GrowthPolicy policy;
+    policy.storage = engine::StorageMode::packed_pages;
+    ParticleSystem particles(policy, true, 7, dt, WalkMode::slot_order);
+    engine::WorkerTeam team(threads);
+    BurstSpec old;  // already there when the step starts: walked once, beside the bursts below
+    old.count = 3000;
+    old.life_min = old.life_max = 1.0f;
+    particles.burst(old, Vec2{-100, 0});
+    particles.update(team, dt);
+    BurstSpec brief;  // shorter than a step
+    brief.count = 2;
+    brief.life_min = brief.life_max = 0.5f * dt;
+    BurstSpec lasting;
+    lasting.life_min = lasting.life_max = 1.0f;
+    particles.update(team, dt, [&] {
+      for (int b = 0; b < 5000; ++b) particles.burst(b % 2 == 0 ? brief : lasting, Vec2{static_cast<float>(b), 0});
+    });
+    EXPECT_EQ(particles.store().size(), 3000u) << "nothing spawned during the walk";
+    particles.spawn_bursts(team);
+    const StoreStats stats = particles.store().stats();
+    EXPECT_EQ(stats.spawns, 3000u + 2500u * 2 + 2500u);
+    EXPECT_EQ(stats.releases, 2500u * 2) << threads << " threads: the brief ones died in their first step";
+    ASSERT_EQ(stats.live, 3000u + 2500u);
+    std::size_t old_ones = 0;
+    particles.store().for_each([&](const Particle& p) {
+      if (p.pos.x < -50) {
+        ++old_ones;
+        EXPECT_EQ(p.life, (1.0f - dt) - dt) << "two steps";
+      } else {
+        EXPECT_EQ(p.life, 1.0f - dt) << "one step, at its spawn";
+        EXPECT_NE(p.pos.y, 0.0f) << "moved";
+      }
+    });
+    EXPECT_EQ(old_ones, 3000u);
+  }
+}
+
 TEST(ParallelStep, AVolleyFiredAtOnceEndsAsShotsFiredOneAtATime) {
   for (const auto storage :
        {engine::StorageMode::packed_pages, engine::StorageMode::contiguous, engine::StorageMode::heap}) {
