@@ -180,11 +180,7 @@ class ObjectStore {
       }
     };
     const std::size_t visited = size();
-    if (listed()) {
-      releases_ += list_.update_chunked(pool_, chunks, run, keep);
-    } else {
-      releases_ += pool_.erase_if_chunked(chunks, run, [&](std::size_t k, T& object) { return !keep(k, object); });
-    }
+    chunked_pass(chunks, run, keep);
     if (walking) {  // a pass that never ran the team (refused mid-pass)
       timed_beside();
       walked = std::chrono::steady_clock::now();
@@ -193,6 +189,17 @@ class ObjectStore {
     update_ms_ = std::chrono::duration<double, std::milli>(walked - started - beside_took).count();
     release_ms_ = std::chrono::duration<double, std::milli>(finished - walked).count();
     note_walk_time(finished - started - beside_took, visited);
+  }
+  // A second pass in a step whose update() already ran, that only releases: keep(k, const T&)
+  // false for the dead (the particles born dead in their first step). Its time joins the
+  // step's release phase; update()'s walk figures (update_ms, the walk's ns per object) stay
+  // the walk's.
+  template <class Keep>
+  void sweep(engine::WorkerTeam& team, Keep&& keep) {
+    const auto started = std::chrono::steady_clock::now();
+    chunked_pass(
+        chunk_count(team), [&team](std::size_t n, auto&& task) { team(n, task); }, keep);
+    release_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   }
   // How many chunks update(team, keep) splits the walk into: one per thread.
   static std::size_t chunk_count(const engine::WorkerTeam& team) noexcept { return team.size(); }
@@ -371,6 +378,16 @@ class ObjectStore {
     }
     const double ns = std::chrono::duration<double, std::nano>(took).count() / static_cast<double>(visited);
     walk_ns_ = walk_ns_ == 0 ? ns : walk_ns_ + 0.1 * (ns - walk_ns_);
+  }
+  // Both phases of a chunked pass, whatever the walk: keep(k, T&) on chunk k (through run),
+  // then the releases of those it returned false for.
+  template <class Run, class Keep>
+  void chunked_pass(std::size_t chunks, Run&& run, Keep& keep) {
+    if (listed()) {
+      releases_ += list_.update_chunked(pool_, chunks, run, keep);
+    } else {
+      releases_ += pool_.erase_if_chunked(chunks, run, [&](std::size_t k, T& object) { return !keep(k, object); });
+    }
   }
   // A list walk, except over a packed pool or the heap (list_walk_applies(), walk_mode.hpp, says why).
   bool listed() const noexcept { return walk_ != WalkMode::bitmap && list_walk_applies(pool_.policy().storage); }

@@ -54,8 +54,10 @@ void ParticleSystem::spawn_queued(engine::WorkerTeam& team) {
   if (queued_.empty()) return;
   const bool first_step = walked_;
   const float dt = walked_dt_;
-  bool may_die = false;
-  for (const QueuedBurst& b : queued_) may_die |= first_step && !(std::min(b.spec.life_min, b.spec.life_max) > dt);
+  bool may_die = false;  // after the walk only: before it, the walk releases them
+  if (first_step) {
+    for (const QueuedBurst& b : queued_) may_die |= !(std::min(b.spec.life_min, b.spec.life_max) > dt);
+  }
   const auto make = [this, first_step, dt](std::size_t i) noexcept {
     const auto after = std::upper_bound(queued_.begin(), queued_.end(), i,
                                         [](std::size_t at, const QueuedBurst& b) { return at < b.before; });
@@ -67,7 +69,7 @@ void ParticleSystem::spawn_queued(engine::WorkerTeam& team) {
   store_.spawn_chunked(queued_particles_, team, make);
   queued_.clear();
   queued_particles_ = 0;
-  if (may_die) store_.update(team, [](std::size_t, const Particle& p) { return p.life > 0.0f; });
+  if (may_die) store_.sweep(team, [](std::size_t, const Particle& p) { return p.life > 0.0f; });
 }
 
 }  // namespace game

@@ -227,8 +227,11 @@ TEST(ParallelStep, BurstsQueuedBesideTheWalkSpawnMovedOnceAndTheBriefOnesGo) {
       for (int b = 0; b < 5000; ++b) particles.burst(b % 2 == 0 ? brief : lasting, Vec2{static_cast<float>(b), 0});
     });
     EXPECT_EQ(particles.store().size(), 3000u) << "nothing spawned during the walk";
+    const StoreStats walked = particles.store().stats();
     particles.spawn_bursts(team);
     const StoreStats stats = particles.store().stats();
+    EXPECT_EQ(stats.update_ms, walked.update_ms) << "the pass that releases the brief ones is no walk of the step";
+    EXPECT_GE(stats.release_ms, walked.release_ms) << "it adds to the step's release phase";
     EXPECT_EQ(stats.spawns, 3000u + 2500u * 2 + 2500u);
     EXPECT_EQ(stats.releases, 2500u * 2) << threads << " threads: the brief ones died in their first step";
     ASSERT_EQ(stats.live, 3000u + 2500u);
