@@ -108,6 +108,7 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
       grid_(world().expanded(kBulletMargin + kGridCell), kGridCell, kPlayerBulletRadius) {
   enemies_.store().set_walk(scenario.walk);  // a few hundred at most, but walked the same way
   const Rect storm = world().expanded(kBulletMargin);
+  storm_origin_ = storm.min;
   storm_columns_ = static_cast<std::int32_t>(std::ceil((storm.max.x - storm.min.x) / kStormCell));
   storm_rows_ = static_cast<std::int32_t>(std::ceil((storm.max.y - storm.min.y) / kStormCell));
   storm_cell_count_ = static_cast<std::size_t>(storm_columns_) * static_cast<std::size_t>(storm_rows_);
@@ -248,74 +249,13 @@ void Simulation::step(const Input& external) {
   if (game_over_) game_over_time_ += dt;
 
   const Rect alive_area = world().expanded(kBulletMargin);
-  const Vec2 storm_origin = alive_area.min;
-  const auto storm_cell = [&](Vec2 at) -> std::ptrdiff_t {  // -1: outside the storm's cells
-    const auto cx = static_cast<std::int32_t>((at.x - storm_origin.x) * (1.0f / kStormCell));
-    const auto cy = static_cast<std::int32_t>((at.y - storm_origin.y) * (1.0f / kStormCell));
-    if (cx < 0 || cy < 0 || cx >= storm_columns_ || cy >= storm_rows_) return -1;
-    return static_cast<std::ptrdiff_t>(cy) * storm_columns_ + cx;
-  };
+  // Steps 1 and 2 (start_step) run on this thread while the team's workers start moving the
+  // particles of the last steps (ParticleSystem::update with beside): nothing there touches those
+  // particles; the bursts it makes are only queued, and spawn in step 4. The team runs it makes
+  // go inline meanwhile.
+  particles_.update(team_, dt, [&] { start_step(input, dt, alive_area); });
   // The storm's cells are marked only where they cancel enemy bullets (storm_cells_).
   const bool cancelling = scenario_.escalation.cancels_enemy_bullets;
-  // Steps 1 and 2 run on this thread while the team's workers start moving the particles of the
-  // last steps (ParticleSystem::update with beside): nothing here touches those particles; the
-  // bursts it makes are only queued, and spawn in step 4. The team runs below go inline meanwhile.
-  const auto serial_start = [&] {
-    // 1. New enemies, then everyone in spawn order: the ship fires, enemies fly and fire.
-    // Nothing new arrives once the game is over: the wave clock stops with the player.
-    if (!game_over_) enemies_.spawn_due_waves(dt, applied_.enemy_density);
-    enemies_.sort_by_seq();
-    update_player(input);
-    update_camping();
-    enemies_.update(team_, dt, player_.alive ? &player_.pos : nullptr, enemy_bullets_);
-
-    // 2. Player bullets move and test the enemy grid; hits are collected, then applied in
-    //    bullet-seq order so "which hit kills" never depends on storage order.
-    grid_.reserve(enemies_.store().capacity());
-    const auto grid_started = std::chrono::steady_clock::now();
-    grid_.build(enemies_.by_seq());
-    collision_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - grid_started).count();
-    prepare_chunks();
-    // Each chunk of the pass writes its own ChunkScratch (its hits, counters and storm cells); the
-    // grid and the enemies are only read. Hits are applied in bullet-seq order afterwards.
-    const auto hit_test = [&](std::size_t k, const Bullet& b) {
-      if (cancelling) {
-        const std::ptrdiff_t cell = storm_cell(b.pos);
-        if (cell >= 0) chunk_scratch_[k].storm_cells[static_cast<std::size_t>(cell)] = 1;
-      }
-      const std::int32_t enemy = grid_.first_overlap(b.pos, b.radius);
-      if (enemy < 0) {
-        if (b.homing()) ++chunk_scratch_[k].homing_after;
-        return false;
-      }
-      chunk_scratch_[k].hits.push_back({b.seq, static_cast<std::uint32_t>(enemy), b.damage, b.pos, b.vel});
-      return true;
-    };
-    if (scenario_.homing.share > 0) {
-      const HomingField field{enemies_.store(), grid_, enemies_.by_seq(), enemies_.handles_by_seq(), world()};
-      player_bullets_.update(team_, dt, alive_area, hit_test, [&](std::size_t k, Bullet& b) {
-        steer_homing_shot(b, field, scenario_.homing, frame_, dt, chunk_scratch_[k].stale_refusals);
-      });
-    } else {
-      player_bullets_.update(team_, dt, alive_area, hit_test, [](std::size_t, Bullet&) {});
-    }
-    hits_.clear();
-    homing_live_ = 0;
-    std::uint64_t refusals = 0;
-    if (cancelling) std::fill(storm_cells_.begin(), storm_cells_.end(), std::uint8_t{0});
-    for (ChunkScratch& chunk : chunk_scratch_) {
-      if (cancelling) {
-        for (std::size_t c = 0; c < storm_cell_count_; ++c) storm_cells_[c] |= chunk.storm_cells[c];
-      }
-      hits_.insert(hits_.end(), chunk.hits.begin(), chunk.hits.end());  // reserved: no allocation
-      homing_live_ += chunk.homing_after;                               // a count: the same in any storage order
-      refusals += chunk.stale_refusals;
-    }
-    stale_refusals_ += refusals;
-    enemies_.store().note_stale_lookups(refusals);  // steering checked contains(), which counts nothing
-    resolve_hits();
-  };
-  particles_.update(team_, dt, serial_start);
 
   // 3. Enemy bullets move; one in a cell the player's storm occupies is cancelled (sparks,
   //    applied in bullet-seq order), the rest test the ship. Every bullet touching a
@@ -356,6 +296,73 @@ void Simulation::step(const Input& external) {
   //    known (make_room grows on a calm one), not in the next, which may be a burst.
   make_room(kPrefaultPerStep);
   refresh_stats();
+}
+
+// Steps 1 and 2 of step(), its serial start (the particles' walk runs beside it).
+void Simulation::start_step(const Input& input, float dt, const Rect& alive_area) {
+  // The storm's cells are marked only where they cancel enemy bullets (step 3, storm_cells_).
+  const bool cancelling = scenario_.escalation.cancels_enemy_bullets;
+  // 1. New enemies, then everyone in spawn order: the ship fires, enemies fly and fire.
+  // Nothing new arrives once the game is over: the wave clock stops with the player.
+  if (!game_over_) enemies_.spawn_due_waves(dt, applied_.enemy_density);
+  enemies_.sort_by_seq();
+  update_player(input);
+  update_camping();
+  enemies_.update(team_, dt, player_.alive ? &player_.pos : nullptr, enemy_bullets_);
+
+  // 2. Player bullets move and test the enemy grid; hits are collected, then applied in
+  //    bullet-seq order so "which hit kills" never depends on storage order.
+  grid_.reserve(enemies_.store().capacity());
+  const auto grid_started = std::chrono::steady_clock::now();
+  grid_.build(enemies_.by_seq());
+  collision_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - grid_started).count();
+  prepare_chunks();
+  // Each chunk of the pass writes its own ChunkScratch (its hits, counters and storm cells); the
+  // grid and the enemies are only read. Hits are applied in bullet-seq order afterwards.
+  const auto hit_test = [&](std::size_t k, const Bullet& b) {
+    if (cancelling) {
+      const std::ptrdiff_t cell = storm_cell(b.pos);
+      if (cell >= 0) chunk_scratch_[k].storm_cells[static_cast<std::size_t>(cell)] = 1;
+    }
+    const std::int32_t enemy = grid_.first_overlap(b.pos, b.radius);
+    if (enemy < 0) {
+      if (b.homing()) ++chunk_scratch_[k].homing_after;
+      return false;
+    }
+    chunk_scratch_[k].hits.push_back({b.seq, static_cast<std::uint32_t>(enemy), b.damage, b.pos, b.vel});
+    return true;
+  };
+  if (scenario_.homing.share > 0) {
+    const HomingField field{enemies_.store(), grid_, enemies_.by_seq(), enemies_.handles_by_seq(), world()};
+    player_bullets_.update(team_, dt, alive_area, hit_test, [&](std::size_t k, Bullet& b) {
+      steer_homing_shot(b, field, scenario_.homing, frame_, dt, chunk_scratch_[k].stale_refusals);
+    });
+  } else {
+    player_bullets_.update(team_, dt, alive_area, hit_test, [](std::size_t, Bullet&) {});
+  }
+  hits_.clear();
+  homing_live_ = 0;
+  std::uint64_t refusals = 0;
+  if (cancelling) std::fill(storm_cells_.begin(), storm_cells_.end(), std::uint8_t{0});
+  for (ChunkScratch& chunk : chunk_scratch_) {
+    if (cancelling) {
+      for (std::size_t c = 0; c < storm_cell_count_; ++c) storm_cells_[c] |= chunk.storm_cells[c];
+    }
+    hits_.insert(hits_.end(), chunk.hits.begin(), chunk.hits.end());  // reserved: no allocation
+    homing_live_ += chunk.homing_after;                               // a count: the same in any storage order
+    refusals += chunk.stale_refusals;
+  }
+  stale_refusals_ += refusals;
+  enemies_.store().note_stale_lookups(refusals);  // steering checked contains(), which counts nothing
+  resolve_hits();
+}
+
+// The storm cell `at` lies in; -1 outside the storm's cells.
+std::ptrdiff_t Simulation::storm_cell(Vec2 at) const noexcept {
+  const auto cx = static_cast<std::int32_t>((at.x - storm_origin_.x) * (1.0f / kStormCell));
+  const auto cy = static_cast<std::int32_t>((at.y - storm_origin_.y) * (1.0f / kStormCell));
+  if (cx < 0 || cy < 0 || cx >= storm_columns_ || cy >= storm_rows_) return -1;
+  return static_cast<std::ptrdiff_t>(cy) * storm_columns_ + cx;
 }
 
 void Simulation::update_player(const Input& input) {

@@ -147,6 +147,9 @@ class Simulation {
 
   void apply_settings();
   void restart();
+  // Steps 1 and 2 of step(): its serial start, run beside the particles' walk.
+  void start_step(const Input& input, float dt, const Rect& alive_area);
+  std::ptrdiff_t storm_cell(Vec2 at) const noexcept;  // -1: outside the storm's cells
   void update_player(const Input& input);
   void update_heat(bool firing);
   float heat_multiplier() const noexcept;
@@ -160,7 +163,6 @@ class Simulation {
   void update_camping();
   Vec2 charger_entry(std::uint64_t n) const;
   std::uint32_t ram_ship(bool vulnerable);
-  void mark_storm();
   void resolve_cancels();
   int spark_count(int base) const noexcept;
   void resolve_hits();
@@ -201,6 +203,7 @@ class Simulation {
   // pass ran as slowly on two threads as on one.
   std::vector<std::uint8_t> storm_cells_;
   std::size_t storm_cell_count_ = 0;
+  Vec2 storm_origin_{};  // the storm's cells start at the alive area's corner
   std::int32_t storm_columns_ = 0, storm_rows_ = 0;
   std::uint64_t cancels_total_ = 0;
   std::uint64_t stale_refusals_ = 0;  // homing lookups the enemy store refused
