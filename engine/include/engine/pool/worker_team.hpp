@@ -90,8 +90,9 @@ class WorkerTeam {
   // serial start beside the particles' walk). A run the caller starts inside beside() runs inline
   // on the caller, as in a team of one: the workers are busy with this one. A team of one runs
   // beside() and then the tasks in order; so does a run started inside beside(). If beside()
-  // throws, the tasks still finish before the exception goes on (they may refer to the caller's
-  // data); an exception from a task goes on only if beside() did not throw.
+  // throws after the workers started, every task still runs before the exception goes on (they
+  // may refer to the caller's data); run inline, whose tasks had not started, runs none. An
+  // exception from a task goes on only if beside() did not throw.
   template <class Task, class Beside>
   void run_beside(std::size_t tasks, Task&& task, Beside&& beside) {
     if (tasks > kTaskMask) throw std::length_error("WorkerTeam: more than 2^32 - 1 tasks in one run");
