@@ -15,13 +15,11 @@ function(poolshot_add_gtest name)
     PROPERTIES LABELS "${ARG_LABELS}" ENVIRONMENT "POOLSHOT_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 endfunction()
 
-# poolshot_add_gtest_dir(<dir> LIBS ... LABELS ...): one executable per <dir>/*_test.cpp,
-# named after the file, so adding a test file needs no CMake edit.
-function(poolshot_add_gtest_dir dir)
+# poolshot_add_gtest_dir(<name> <dir> LIBS ... LABELS ...): one executable <name> built from every
+# <dir>/*_test.cpp (one test file per header, one link per layer), so adding a test file needs no
+# CMake edit.
+function(poolshot_add_gtest_dir name dir)
   cmake_parse_arguments(ARG "" "" "LIBS;LABELS" ${ARGN})
   file(GLOB _tests CONFIGURE_DEPENDS "${dir}/*_test.cpp")
-  foreach(_src IN LISTS _tests)
-    get_filename_component(_name ${_src} NAME_WE)
-    poolshot_add_gtest(${_name} SOURCES ${_src} LIBS ${ARG_LIBS} LABELS ${ARG_LABELS})
-  endforeach()
+  poolshot_add_gtest(${name} SOURCES ${_tests} LIBS ${ARG_LIBS} LABELS ${ARG_LABELS})
 endfunction()

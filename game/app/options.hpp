@@ -9,7 +9,7 @@
 // main prints the reason and the usage to stderr and exits 2.
 #include "sim/walk_mode.hpp"
 
-#include <engine/pool/growth_policy.hpp>
+#include <engine/pool/handle.hpp>
 #include <engine/sprite_renderer.hpp>
 
 #include <cstdint>

@@ -18,7 +18,7 @@ void MemorySnapshot::take(PoolId id, const ObjectStore<T>& store) {
     // through the manager's active-index list (then the spawns queued since its last update);
     // the bitmap walk goes in slot order.
     walk_.reserve(store.pool().capacity());  // allocates only after the pool grew
-    const bool packed = engine::is_packed_storage(store.pool().policy().storage);
+    const bool packed = is_dense_storage(store.pool().policy().storage);
     if (store.walks_list()) {
       const engine::ActiveIndexList& list = store.active_list();
       walk_.assign(list.indices().begin(), list.indices().end());

@@ -42,9 +42,7 @@ Vec2 towards(Vec2 from, Vec2 to, float speed) {
 EnemyManager::EnemyManager(const engine::GrowthPolicy& policy, bool pooled, std::uint64_t seed,
                            const Scenario& scenario, float dt)
     : store_(policy, pooled), seed_(seed), scenario_(&scenario), approach_(1.0f - std::exp(-2.5f * dt)) {
-  by_seq_.reserve(policy.initial_capacity);
-  handles_by_seq_.reserve(policy.initial_capacity);
-  sorting_.reserve(policy.initial_capacity);
+  fit_buffers(1, dt);
   restart();
 }
 
@@ -137,18 +135,29 @@ void EnemyManager::fly_charger(Enemy& e, float dt, const Vec2* aim_at) const {
 }
 
 void EnemyManager::sort_by_seq() {
-  sorting_.clear();
-  sorting_.reserve(store_.capacity());  // allocates only after the store grew
+  sorting_.clear();  // fit_buffers() made room for every enemy the store holds
   store_.for_each_handle([this](engine::PoolHandle handle, Enemy& e) { sorting_.push_back({&e, handle}); });
   std::sort(sorting_.begin(), sorting_.end(),
             [](const Entry& a, const Entry& b) { return a.enemy->seq < b.enemy->seq; });
   by_seq_.clear();
   handles_by_seq_.clear();
-  by_seq_.reserve(store_.capacity());
-  handles_by_seq_.reserve(store_.capacity());
   for (const Entry& entry : sorting_) {
     by_seq_.push_back(entry.enemy);
     handles_by_seq_.push_back(entry.handle);
+  }
+}
+
+void EnemyManager::fit_buffers(std::size_t chunks, float dt) {
+  const std::size_t capacity = store_.capacity();
+  sorting_.reserve(capacity);
+  by_seq_.reserve(capacity);
+  handles_by_seq_.reserve(capacity);
+  if (shot_buffers_.size() < chunks) shot_buffers_.resize(chunks);
+  // Chunk 0 holds every enemy when the pass runs inline, any other chunk at most half of them:
+  // so the chunk count may change from step to step without an allocation.
+  const std::size_t most_shots = most_shots_per_enemy(dt);
+  for (std::size_t k = 0; k < shot_buffers_.size(); ++k) {
+    shot_buffers_[k].shots.reserve(((k == 0 ? capacity : capacity / 2) + 1) * most_shots);
   }
 }
 
@@ -168,16 +177,8 @@ std::size_t EnemyManager::most_shots_per_enemy(float dt) const noexcept {
 void EnemyManager::update(engine::WorkerTeam& team, float dt, const Vec2* aim_at, BulletManager& enemy_bullets) {
   const std::size_t count = by_seq_.size();
   const std::size_t chunks = ObjectStore<Enemy>::chunks_for(count, team);      // few enemies: one chunk, inline
-  if (shot_buffers_.size() != team.size()) shot_buffers_.resize(team.size());  // allocates only when the threads change
-  // Chunk 0 holds every enemy when the pass runs inline, any other chunk at most half of them:
-  // so the chunk count may change from step to step without an allocation.
-  const std::size_t most_shots = most_shots_per_enemy(dt);
-  for (std::size_t k = 0; k < shot_buffers_.size(); ++k) {
-    std::vector<Shot>& shots = shot_buffers_[k].shots;
-    const std::size_t room = ((k == 0 ? store_.capacity() : store_.capacity() / 2) + 1) * most_shots;
-    shots.clear();
-    if (shots.capacity() < room) shots.reserve(room);
-  }
+  if (shot_buffers_.size() < chunks) fit_buffers(team.size(), dt);  // allocates only when the threads change
+  for (ShotBuffer& buffer : shot_buffers_) buffer.shots.clear();
   team(chunks, [&](std::size_t k) {
     std::vector<Shot>& shots = shot_buffers_[k].shots;
     for (std::size_t i = count * k / chunks; i < count * (k + 1) / chunks; ++i) {

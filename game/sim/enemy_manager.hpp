@@ -36,6 +36,10 @@ class EnemyManager {
   // seq numbers in the order one thread gives them: the game is the same at any thread count.
   // aim_at: the player, or nothing when dead.
   void update(engine::WorkerTeam& team, float dt, const Vec2* aim_at, BulletManager& enemy_bullets);
+  // Room in the per-step buffers (by_seq(), one shot buffer per chunk of `chunks`) for every
+  // enemy the store holds now and the most any of them can fire in a step of `dt`: called at the
+  // end of every step (Simulation::make_room), so a step after the store grew allocates nothing.
+  void fit_buffers(std::size_t chunks, float dt);
   // Releases enemies that died or left (two-phase, after everything else this step).
   void sweep();
   // Forgets all enemies and starts the wave list again (a restart).

@@ -5,7 +5,7 @@
 #include "sim/scenario.hpp"
 #include "sim/vec2.hpp"
 
-#include <engine/pool/pool_handle.hpp>
+#include <engine/pool/handle.hpp>
 
 #include <cstdint>
 

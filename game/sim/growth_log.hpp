@@ -6,7 +6,7 @@
 // callback.
 #include "sim/scenario.hpp"
 
-#include <engine/pool/growth_policy.hpp>
+#include <engine/pool/vector_pool.hpp>
 
 #include <cstddef>
 #include <cstdint>

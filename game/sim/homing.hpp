@@ -9,7 +9,7 @@
 #include "sim/rect.hpp"
 #include "sim/scenario.hpp"
 
-#include <engine/pool/pool_handle.hpp>
+#include <engine/pool/handle.hpp>
 
 #include <cstdint>
 #include <vector>

@@ -5,7 +5,7 @@
 // loaders can turn it into one line: "<kind> 'FILE': key 'waves[2].count': must be ...".
 #include "sim/walk_mode.hpp"
 
-#include <engine/pool/growth_policy.hpp>
+#include <engine/pool/handle.hpp>
 #include <nlohmann/json.hpp>
 
 #include <array>

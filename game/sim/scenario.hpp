@@ -3,7 +3,7 @@
 // weapon, the stress multiplier, particle counts and the pools' starting policies.
 #include "sim/walk_mode.hpp"
 
-#include <engine/pool/growth_policy.hpp>
+#include <engine/pool/handle.hpp>
 
 #include <array>
 #include <cstddef>

@@ -150,6 +150,7 @@ void Simulation::make_room(std::size_t prefault_bytes) {
   grew |= enemy_bullets.make_room(calm);
   grew |= particles.make_room(calm);
   grew |= enemies.make_room(calm);
+  enemies_.fit_buffers(team_.size(), kStepSeconds);  // the next step's buffers, whenever the store grew
   if (grew) {
     prepare_chunks();
     grid_.reserve(enemies_.store().capacity());
@@ -510,8 +511,9 @@ void Simulation::fire_weapon(float shots, int count) {
       const engine::PoolHandle shot_handle =
           player_bullets_.fire(player_.pos + vel * (kStepSeconds * lead), vel, kPlayerBulletRadius,
                                homes ? kHomingColor : kShotColor, w.damage);
-      if (homes && !shot_handle.is_null()) {
-        player_bullets_.store().get(shot_handle)->target = kSeekingTarget;  // locks on in its first step
+      if (!homes) continue;
+      if (Bullet* fired = player_bullets_.store().get(shot_handle)) {  // null when refused at the cap
+        fired->target = kSeekingTarget;                                // locks on in its first step
         ++homing_live_;
       }
     }

@@ -10,7 +10,7 @@
 // All three give the same game (same state hash): only the walk's speed differs.
 // Heap mode (pooling off) ignores it: the heap store is always the classic vector<T*> loop.
 #include <engine/pool/active_index_list.hpp>
-#include <engine/pool/growth_policy.hpp>
+#include <engine/pool/handle.hpp>
 
 #include <array>
 #include <cstdint>
@@ -50,7 +50,10 @@ constexpr std::optional<WalkMode> parse_walk(std::string_view name) noexcept {
 // order, at random (storm.json's p50 read 42 ms that way against 9 ms contiguous). So packed
 // stores walk their dense array whatever walk is chosen, and the choice comes back with the
 // next layout. ObjectStore walks by this rule, and the overlay names the walk by it.
-constexpr bool list_walk_applies(engine::StorageMode storage) noexcept { return !engine::is_packed_storage(storage); }
+constexpr bool is_dense_storage(engine::StorageMode storage) noexcept {  // live objects dense over an index
+  return storage != engine::StorageMode::contiguous && storage != engine::StorageMode::stable;
+}
+constexpr bool list_walk_applies(engine::StorageMode storage) noexcept { return !is_dense_storage(storage); }
 
 // The list discipline a list walk uses (bitmap has none; it maps to slot_order, unused).
 constexpr engine::ListDiscipline list_discipline(WalkMode mode) noexcept {

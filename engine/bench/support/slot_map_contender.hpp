@@ -16,7 +16,7 @@
 //                   pass (by handle) may already be gone or moved: the contract the pool
 //                   keeps, given up. Shown to measure what the two phases cost.
 #include "particle.hpp"
-#include <engine/pool/pool_handle.hpp>
+#include <engine/pool/handle.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <utility>

@@ -1,10 +1,12 @@
 // Uses the installed engine::pool the way an outside game would, and checks the answers.
 // Prints "engine-pool consumer: ok" and exits 0 only if every check holds.
+#include <engine/pool/pool.hpp>
 #include <engine/pool/pool_ptr.hpp>
 #include <engine/pool/vector_pool.hpp>
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 namespace {
@@ -12,6 +14,11 @@ namespace {
 struct alignas(32) Bullet {
   Bullet(float x_, float y_) : x(x_), y(y_) {}
   float x, y;
+};
+
+struct Spark {  // an aggregate, emplaced with fewer values than it has members
+  float x, y;
+  int ttl;
 };
 
 int failures = 0;
@@ -53,6 +60,12 @@ int main() {
   }
   check(bullets.size() == 100, "PoolPtr released on scope exit");
   check(bullets.stats().emplaces == 201, "stats count emplaces");
+
+  engine::Pool<Spark> sparks;  // the core, packed pages
+  const std::optional<engine::PoolHandle> spark = sparks.emplace(1.0f, 2.0f);
+  check(spark && sparks.get(*spark)->ttl == 0, "an aggregate's missing members are zero");
+  sparks.release_later(*spark);
+  check(sparks.flush_releases() == 1 && !sparks.contains(*spark), "release_later then flush_releases");
 
   if (failures != 0) return 1;
   std::printf("engine-pool consumer: ok\n");

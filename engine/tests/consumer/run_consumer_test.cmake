@@ -1,6 +1,10 @@
-# ctest driver for pool_consumer_find_package (see engine/tests/CMakeLists.txt):
-# install engine::pool alone, then build and run engine/tests/consumer against it.
-# Inputs: POOLSHOT_BUILD_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, GENERATOR, CXX_COMPILER.
+# ctest driver for the pool_consumer tests (see engine/tests/CMakeLists.txt): builds and runs
+# engine/tests/consumer as another game would take the pool.
+# MODE find_package: install engine::pool alone, then build the consumer against the prefix.
+# MODE add_subdirectory: the consumer adds this checkout with no options; its own install must
+# hold no pool file. Both build the bullet manager with -fno-exceptions -fno-rtti and run it.
+# Inputs: MODE, POOLSHOT_BUILD_DIR, POOLSHOT_SOURCE_DIR, CONSUMER_SOURCE_DIR, BULLETS_SOURCE,
+# WORK_DIR, GENERATOR, CXX_COMPILER.
 cmake_minimum_required(VERSION 3.22)
 
 function(run_step what)
@@ -16,20 +20,33 @@ set(prefix ${WORK_DIR}/prefix)
 set(build ${WORK_DIR}/build)
 file(REMOVE_RECURSE ${WORK_DIR})
 
-run_step("install component engine_pool"
-  ${CMAKE_COMMAND} --install ${POOLSHOT_BUILD_DIR} --component engine_pool --prefix ${prefix})
-if(NOT EXISTS ${prefix}/include/engine/pool/vector_pool.hpp)
-  message(FATAL_ERROR "consumer test: the install did not put vector_pool.hpp under ${prefix}/include")
-endif()
-
 # The consumer is built as a normal Release project: no sanitizer or warning flags leak in
-# from this tree, and CMAKE_PREFIX_PATH is the only way it can find the pool.
-run_step("configure consumer"
-  ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${build} -G ${GENERATOR}
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
-    -DCMAKE_PREFIX_PATH=${prefix} -DEXPECTED_PREFIX=${prefix})
+# from this tree.
+set(configure ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${build} -G ${GENERATOR}
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DBULLETS_SOURCE=${BULLETS_SOURCE})
+if(MODE STREQUAL "find_package")
+  run_step("install component engine_pool"
+    ${CMAKE_COMMAND} --install ${POOLSHOT_BUILD_DIR} --component engine_pool --prefix ${prefix})
+  if(NOT EXISTS ${prefix}/include/engine/pool/pool.hpp)
+    message(FATAL_ERROR "consumer test: the install did not put pool.hpp under ${prefix}/include")
+  endif()
+  run_step("configure consumer (find_package)" ${configure} -DCMAKE_PREFIX_PATH=${prefix} -DEXPECTED_PREFIX=${prefix})
+else()
+  run_step("configure consumer (add_subdirectory)" ${configure} -DPOOLSHOT_SOURCE=${POOLSHOT_SOURCE_DIR})
+endif()
 run_step("build consumer" ${CMAKE_COMMAND} --build ${build})
 run_step("run consumer" ${build}/pool_consumer)
 if(NOT step_output MATCHES "engine-pool consumer: ok")
   message(FATAL_ERROR "consumer test: unexpected output:\n${step_output}")
+endif()
+run_step("run the -fno-exceptions -fno-rtti bullet manager" ${build}/pool_bullets_noexcept)
+if(NOT step_output MATCHES "live 4760")
+  message(FATAL_ERROR "consumer test: the bullet manager printed:\n${step_output}")
+endif()
+if(MODE STREQUAL "add_subdirectory")
+  run_step("install the consumer" ${CMAKE_COMMAND} --install ${build} --prefix ${prefix})
+  file(GLOB_RECURSE installed RELATIVE ${prefix} ${prefix}/*)
+  if(NOT installed STREQUAL "bin/pool_consumer")
+    message(FATAL_ERROR "consumer test: the consumer's install holds more than its own program: ${installed}")
+  endif()
 endif()

@@ -1,5 +1,5 @@
 // GrowthPolicy: the capacity sequence each policy produces, its caps, and normalisation.
-#include <engine/pool/growth_policy.hpp>
+#include <engine/pool/handle.hpp>
 #include <engine/pool/vector_pool.hpp>
 
 #include <gtest/gtest.h>

@@ -6,6 +6,7 @@
 // where 2^31 - 2 reuses would have left it.
 #include <engine/pool/concurrent_pool.hpp>
 #include <engine/pool/vector_pool.hpp>
+#include <engine/pool/detail/pool_access.hpp>
 
 #include <gtest/gtest.h>
 
@@ -20,7 +21,7 @@ struct PoolTestAccess {
   template <class T>
   static void set_free_generation(VectorPool<T>& pool, std::uint32_t index, std::uint32_t generation) {
     ASSERT_FALSE(is_live_generation(generation));
-    pool.table_.generation(index) = generation;
+    pool.visit([&](auto& p) { PoolAccess::table(p).generations_[index] = generation; });
   }
   template <class T>
   static void set_free_generation(ConcurrentPool<T>& pool, std::uint32_t index, std::uint32_t generation) {

@@ -1,4 +1,4 @@
-#include <engine/pool/pool_handle.hpp>
+#include <engine/pool/handle.hpp>
 
 #include <gtest/gtest.h>
 

@@ -110,7 +110,7 @@ void expect_released_neighbour_reported(StorageMode mode) {
   ASSERT_EQ(live.index, released.index + 1);
   // Packed: each release moves the last object into the hole, so the slots left free (and
   // poisoned) are the last ones; the first would hold `live` again.
-  const PoolHandle watched = engine::is_packed_storage(mode) ? after : released;
+  const PoolHandle watched = is_packed_storage(mode) ? after : released;
   const volatile unsigned char* kept = reinterpret_cast<const unsigned char*>(pool.get(watched));
   pool.release(released);
   pool.release(after);

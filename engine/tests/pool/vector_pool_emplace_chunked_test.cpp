@@ -108,11 +108,11 @@ TEST_P(EmplaceChunked, PastTheFreeStackAndPastTheCapacityGrowsAsEmplaceDoes) {
   }
 }
 
-// Tasks take blocks of batch_block claims in turn: batches of many blocks, where the free stack
+// Tasks take blocks of 256 claims in turn: batches of many blocks, where the free stack
 // (2,000 slots) ends inside a block, then the never-used slots and growth, at chunk counts that
 // do and do not divide the block count.
 TEST_P(EmplaceChunked, ManyBlocksEndAsEmplacesInOrderDo) {
-  constexpr std::uint32_t block = VectorPool<Body>::batch_block;
+  constexpr std::uint32_t block = 256;  // emplace_chunked builds in blocks of 256 (parallel.hpp)
   const std::size_t room = churned_pool(GetParam(), kDefaultMaxCapacity, 10000).capacity() - 8000;
   for (const std::size_t chunks : {2u, 3u, 4u, 7u}) {
     expect_same_as_emplaces(GetParam(), 9 * block + 17, chunks, BackwardsRun{}, 10000);

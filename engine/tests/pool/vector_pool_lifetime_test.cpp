@@ -38,7 +38,7 @@ TEST_P(Lifetime, GrowthKeepsEveryObjectAliveExactlyOnce) {
     handles.push_back(*pool.emplace(i));
     ASSERT_EQ(Lifetimes::live(), i + 1);
   }
-  if (engine::is_paged_storage(GetParam())) {
+  if (is_paged_storage(GetParam())) {
     EXPECT_EQ(Lifetimes::moves, 0);  // pages never move (stable, packed_pages)
   } else {
     EXPECT_GT(Lifetimes::moves, 0);  // nothrow move relocates
@@ -204,11 +204,10 @@ TEST_P(Lifetime, OverAlignedObjectsLandOnTheirAlignment) {
 TEST_P(Lifetime, ThrowingMoveIsRelocatedByCopyAndAFailedCopyRollsBack) {
   VectorPool<ThrowingTracked> pool(policy(GetParam(), 64));
   // Packed needs a noexcept move (a release moves an object): this T gets contiguous instead,
-  // and packed_pages gets stable (still nothing moves on growth).
-  const StorageMode mode = GetParam() == StorageMode::packed ? StorageMode::contiguous
-                           : GetParam() == StorageMode::packed_pages || GetParam() == StorageMode::heap
-                               ? StorageMode::stable
-                               : GetParam();
+  // and packed_pages gets stable (still nothing moves on growth). Heap never moves an object.
+  const StorageMode mode = GetParam() == StorageMode::packed         ? StorageMode::contiguous
+                           : GetParam() == StorageMode::packed_pages ? StorageMode::stable
+                                                                     : GetParam();
   EXPECT_EQ(pool.policy().storage, mode);
   std::vector<PoolHandle> handles;
   for (int i = 0; i < 64; ++i) handles.push_back(*pool.emplace(i));
@@ -226,8 +225,6 @@ TEST_P(Lifetime, ThrowingMoveIsRelocatedByCopyAndAFailedCopyRollsBack) {
   EXPECT_FALSE(pool.set_policy(packed)) << "packed refused for a T whose move may throw";
   packed.storage = StorageMode::packed_pages;
   EXPECT_FALSE(pool.set_policy(packed)) << "packed_pages refused for a T whose move may throw";
-  packed.storage = StorageMode::heap;
-  EXPECT_FALSE(pool.set_policy(packed)) << "heap refused for a T whose move may throw";
   EXPECT_EQ(pool.policy().storage, mode);
   const long copies_before = Lifetimes::copies;
   ASSERT_TRUE(pool.set_policy(other));
@@ -252,7 +249,7 @@ TEST_P(Lifetime, FailedAllocationReturnsNulloptAndChangesNothing) {
   GrowthPolicy impossible = policy(GetParam(), 0);
   impossible.growth_step = std::size_t{1} << 28;  // contiguous: the first growth asks for 2^28 slots
   impossible.page_slots = std::size_t{1} << 30;   // stable: every page is 2^28 slots (cut at the cap)
-  const bool paged = engine::is_paged_storage(GetParam());
+  const bool paged = is_paged_storage(GetParam());
   impossible.initial_capacity = paged ? 0 : 1;
   VectorPool<Huge> pool(impossible);
   std::optional<PoolHandle> h;

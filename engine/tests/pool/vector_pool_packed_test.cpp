@@ -231,7 +231,7 @@ TEST_F(Packed, GrowthRelocatesLikeContiguousAndBytesHeldCountTheSparseIndex) {
   // Per slot: the object, its dense->index and index->position entries, and the metadata.
   const std::size_t per_slot = sizeof(Tracked) + 2 * sizeof(std::uint32_t) + sizeof(std::uint32_t);
   EXPECT_GE(pool.stats().bytes_held, pool.capacity() * per_slot);
-  EXPECT_GE(events[0].bytes_allocated, 16 * per_slot);
+  EXPECT_GE(events[0].bytes_allocated, 8 * per_slot);  // what the pool holds more: 8 more slots
 }
 
 // Inside T's constructor a packed pool refuses release(): filling the hole would move the

@@ -404,7 +404,7 @@ TEST_P(ReentrantDestructor, ADestructorThatEmplacesIntoAFullPoolDuringReleaseIsS
   for (int i = 0; i < 64; ++i) handles.push_back(*pool.emplace(i, true));
   ASSERT_EQ(pool.size(), pool.capacity());
   ASSERT_TRUE(pool.release(handles[5]));
-  if (!engine::is_paged_storage(GetParam())) {  // contiguous and packed grow by relocating
+  if (!is_paged_storage(GetParam())) {  // contiguous and packed grow by relocating
     EXPECT_EQ(Phoenix::refused, 1) << "relocating growth under a running destructor is refused";
     EXPECT_EQ(pool.size(), 63u);
   } else {

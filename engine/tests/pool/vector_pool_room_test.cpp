@@ -4,7 +4,6 @@
 // promise: grow_ahead() leaves at least the free slots asked for (the cap allowing) and refuses
 // quietly mid-pass; prefault() stays within its budget, writes nothing, and stops once every
 // never-used slot is backed.
-#include <engine/pool/detail/populate_memory.hpp>
 #include <engine/pool/vector_pool.hpp>
 
 #include <gtest/gtest.h>
@@ -41,7 +40,7 @@ TEST_P(Room, GrowAheadLeavesTheFreeSlotsAskedForAndKeepsEveryObject) {
   ASSERT_EQ(events.size(), 1u) << "announced once, like any growth";
   EXPECT_EQ(events[0].old_capacity, before);
   EXPECT_EQ(events[0].new_capacity, pool.capacity());
-  if (engine::is_paged_storage(GetParam())) {
+  if (is_paged_storage(GetParam())) {
     EXPECT_FALSE(events[0].relocated) << "paged: pages added, nothing moved";
   }
   ASSERT_TRUE(pool.validate());
@@ -145,16 +144,6 @@ TEST_P(Room, PrefaultStaysInItsBudgetAndEndsWhenEverythingIsBacked) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModes, Room, ::testing::ValuesIn(kAllModes), mode_name);
-
-TEST(PopulateMemory, ChangesNoByteAndAnswersZeroForNothing) {
-  EXPECT_EQ(engine::detail::populate_memory(nullptr, 0), 0u);
-  std::vector<unsigned char> bytes(1 << 20);
-  for (std::size_t k = 0; k < bytes.size(); ++k) bytes[k] = static_cast<unsigned char>(k * 131 + 7);
-  const std::vector<unsigned char> copy = bytes;
-  const std::size_t asked = engine::detail::populate_memory(bytes.data() + 100, bytes.size() - 200);
-  EXPECT_TRUE(asked == 0 || asked == bytes.size() - 200) << "all of it, or nothing where the OS cannot";
-  EXPECT_EQ(std::memcmp(bytes.data(), copy.data(), bytes.size()), 0);
-}
 
 }  // namespace
 }  // namespace pool_test

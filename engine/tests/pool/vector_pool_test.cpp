@@ -90,7 +90,7 @@ TEST_P(VectorPoolModes, IterationVisitsLiveObjectsInAddressOrder) {
   const Tracked* previous = nullptr;
   std::vector<int> seen;
   for (Tracked& t : pool) {
-    if (!engine::is_paged_storage(GetParam()) && previous != nullptr) {  // one buffer: address order
+    if (!is_paged_storage(GetParam()) && previous != nullptr) {  // one buffer: address order
       EXPECT_LT(previous, &t);
     }
     previous = &t;
@@ -101,12 +101,12 @@ TEST_P(VectorPoolModes, IterationVisitsLiveObjectsInAddressOrder) {
     if (i % 3 != 0) expected.push_back(i);
   }
   // Packed: dense order (each release moved the last object into its hole), not slot order.
-  if (engine::is_packed_storage(GetParam())) std::sort(seen.begin(), seen.end());
+  if (is_packed_storage(GetParam())) std::sort(seen.begin(), seen.end());
   EXPECT_EQ(seen, expected);  // slot order == emplace order here, minus the released ones
 
   std::vector<int> by_for_each;
   pool.for_each([&](Tracked& t) { by_for_each.push_back(t.value()); });
-  if (engine::is_packed_storage(GetParam())) std::sort(by_for_each.begin(), by_for_each.end());
+  if (is_packed_storage(GetParam())) std::sort(by_for_each.begin(), by_for_each.end());
   EXPECT_EQ(by_for_each, expected);
 
   std::vector<std::uint32_t> indices = pool.active_indices();
@@ -131,7 +131,7 @@ TEST_P(VectorPoolModes, ForEachWithHandleGivesTheLiveHandle) {
 }
 
 TEST_P(VectorPoolModes, RangeForToleratesReleasingTheCurrentAndLaterObjects) {
-  if (engine::is_packed_storage(GetParam()))
+  if (is_packed_storage(GetParam()))
     GTEST_SKIP() << "packed moves objects on release: see vector_pool_packed_test";
   VectorPool<Tracked> pool(small_policy(GetParam()));
   std::vector<PoolHandle> handles;
@@ -229,9 +229,24 @@ TEST_P(VectorPoolModes, EraseIfWhosePredicateEmplacesErasesExactlyTheChosen) {
   EXPECT_EQ(pool.emplace(-1)->index, handles[3].index);
 }
 
-// A stable pool can grow inside erase_if, and the pass visits the newcomers in the new
-// pages. If it erases them too, the victims outnumber the slots the pool had when the pass
-// began: the list of victims must move up into the grown stack arrays, not run off them.
+// An iterator is a position, not a pointer: a range-for goes on across a growth that relocates
+// every object, and reaches the objects emplaced behind it.
+TEST(VectorPoolContiguous, RangeForGoesOnAcrossARelocation) {
+  VectorPool<Tracked> pool(policy(StorageMode::contiguous, 2));
+  pool.emplace(1);
+  pool.emplace(2);
+  std::vector<int> seen;
+  for (auto it = pool.begin(); it != pool.end(); ++it) {
+    seen.push_back(it->value());
+    if (it->value() < 10) ASSERT_TRUE(pool.emplace(it->value() + 10).has_value());
+  }
+  EXPECT_EQ(seen, (std::vector<int>{1, 2, 11, 12}));
+  EXPECT_GE(pool.stats().growth_events, 1u);
+}
+
+// A stable pool can grow inside erase_if; newcomers in the new pages may be visited. If the pass
+// erases them too, the victims outnumber the slots the pool had when the pass began: the list of
+// victims must move up into the grown arrays, not run off them.
 TEST(VectorPoolStable, EraseIfThatGrowsThePoolAndErasesTheNewcomers) {
   Lifetimes::reset();
   {
@@ -248,7 +263,7 @@ TEST(VectorPoolStable, EraseIfThatGrowsThePoolAndErasesTheNewcomers) {
     });
     EXPECT_EQ(born, 200);
     EXPECT_EQ(refused, 0) << "stable growth is allowed inside the pass";
-    EXPECT_GT(erased, 64u) << "newcomers in the new pages were visited and erased";
+    EXPECT_GE(erased, 64u) << "every object there when the pass began died (newcomers may or may not be visited)";
     EXPECT_EQ(pool.size(), 64u + 200u - erased);
     EXPECT_EQ(Lifetimes::live(), static_cast<long>(pool.size()));
     ASSERT_TRUE(pool.validate());
@@ -301,7 +316,11 @@ TEST_P(VectorPoolModes, GrowthListenerHearsEveryGrowth) {
     if (i > 0) {
       EXPECT_EQ(events[i].old_capacity, events[i - 1].new_capacity);
     }
-    if (engine::is_paged_storage(GetParam())) {  // stable, packed_pages
+    if (GetParam() == StorageMode::heap) {  // the pointer array doubles; the objects stay put
+      EXPECT_FALSE(events[i].relocated);
+      EXPECT_EQ(events[i].relocated_objects, 0u);
+      EXPECT_EQ(events[i].new_capacity, 2 * events[i].old_capacity);
+    } else if (is_paged_storage(GetParam())) {  // stable, packed_pages
       EXPECT_FALSE(events[i].relocated);
       EXPECT_EQ(events[i].relocated_objects, 0u);
       EXPECT_EQ(events[i].new_capacity - events[i].old_capacity, 64u);  // one page per growth

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // engine::ActiveIndexList: the list of a pool's live slot indices that a manager walks each
 // step, with the classic two-phase update. Part of the header-only pool library (CMake target
@@ -109,6 +110,9 @@ class ActiveIndexList {
   std::size_t step(Pool& pool, PhaseOne&& phase_one);  // update()'s frame around either phase one
   void mend_swap_pop() noexcept;
   void mend_slot_order() noexcept;
+  std::size_t chunk_room(std::size_t chunks) const noexcept {  // the most entries one chunk of a walk holds
+    return std::max(list_.capacity(), queued_.capacity()) / chunks + 1;
+  }
   std::vector<std::uint32_t>& add_target() noexcept {
     return discipline_ == ListDiscipline::swap_pop ? list_ : queued_;
   }
@@ -165,6 +169,8 @@ inline void ActiveIndexList::reserve(std::size_t entries) {  // all three, so a 
   list_.reserve(entries);
   marked_.reserve(entries);
   queued_.reserve(entries);
+  // The chunked walk's lists too, at the last walk's chunk count: its next walk allocates nothing.
+  for (detail::ChunkList& chunk : chunks_) chunk.entries.reserve(chunk_room(chunks_.size()));
 }
 
 inline void ActiveIndexList::set_discipline(ListDiscipline discipline) {
@@ -278,12 +284,12 @@ void ActiveIndexList::walk(Pool& pool, const std::vector<std::uint32_t>& entries
 template <class Pool, class Runner, class Keep>
 void ActiveIndexList::walk_chunked(Pool& pool, const std::vector<std::uint32_t>& entries, std::uint32_t first_position,
                                    std::size_t chunks, Runner& run, Keep& keep) {
-  // A chunk holds at most entries / chunks + 1 of them; reserved by the list's capacity, not its
+  // A chunk holds at most entries / chunks + 1 of them; reserved by the lists' capacity, not their
   // length, so a list that fills up without growing allocates nothing.
   for (std::size_t k = 0; k < chunks; ++k) {
     chunks_[k].count = 0;
     chunks_[k].entries.clear();
-    chunks_[k].entries.reserve(entries.capacity() / chunks + 1);
+    chunks_[k].entries.reserve(chunk_room(chunks));
   }
   pool.for_each_listed_chunked(
       entries.data(), entries.size(), chunks, run, [&](std::size_t k, std::size_t i, auto* object) {

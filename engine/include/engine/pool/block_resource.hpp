@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // engine::BlockResource: a std::pmr::memory_resource that serves one block size from pool pages.
 // Part of the header-only pool library (CMake target engine::pool).
@@ -21,7 +22,7 @@
 // resource's pages at a block boundary; AddressSanitizer builds poison free blocks, so a use
 // after deallocate or a double deallocate is reported.
 #include <engine/pool/assert.hpp>
-#include <engine/pool/detail/memory_poison.hpp>
+#include <engine/pool/detail/memory.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -141,16 +142,16 @@ inline void* BlockResource::do_allocate(std::size_t bytes, std::size_t alignment
 inline void* BlockResource::allocate_block() {
   if (free_ != nullptr) {
     FreeBlock* block = free_;
-    detail::unpoison_bytes(block, sizeof(FreeBlock));  // the link only; the rest stays poisoned
+    detail::unpoison(block, sizeof(FreeBlock));  // the link only; the rest stays poisoned
     free_ = block->next;
     block->~FreeBlock();
-    detail::unpoison_bytes(block, block_size_);
+    detail::unpoison(block, block_size_);
     return block;
   }
   if (carve_next_ == carve_end_) add_page();  // throws (upstream's bad_alloc): nothing changed
   unsigned char* block = carve_next_;
   carve_next_ += block_size_;
-  detail::unpoison_bytes(block, block_size_);
+  detail::unpoison(block, block_size_);
   return block;
 }
 
@@ -161,7 +162,7 @@ inline void BlockResource::add_page() {
   pages_ = header;
   carve_next_ = page;
   carve_end_ = page + block_size_ * blocks_per_page_;
-  detail::poison_bytes(page, block_size_ * blocks_per_page_);  // uncarved blocks are free too
+  detail::poison(page, block_size_ * blocks_per_page_);  // uncarved blocks are free too
   ++stats_.pages;
   stats_.bytes_held += page_bytes_;
   stats_.blocks_free += blocks_per_page_;
@@ -182,8 +183,9 @@ inline void BlockResource::do_deallocate(void* p, std::size_t bytes, std::size_t
   // Writing the link into a poisoned (already free) block is what ASan reports as a double free.
   FreeBlock* block = ::new (p) FreeBlock{free_};
   free_ = block;
-  detail::mark_slot_released(static_cast<unsigned char*>(p) + sizeof(FreeBlock), block_size_ - sizeof(FreeBlock));
-  detail::poison_bytes(p, sizeof(FreeBlock));
+  detail::mark_released(static_cast<unsigned char*>(p) + sizeof(FreeBlock), block_size_ - sizeof(FreeBlock),
+                        block_size_ - sizeof(FreeBlock));
+  detail::poison(p, sizeof(FreeBlock));
   ++stats_.pooled_deallocations;
   --stats_.blocks_live;
   ++stats_.blocks_free;
@@ -205,7 +207,7 @@ inline void BlockResource::release_pages() noexcept {
     PageHeader* next = page->next;
     unsigned char* memory = page->first_block;
     // Upstream may reuse this memory (a monotonic buffer, say): hand it back clean.
-    detail::unpoison_bytes(memory, block_size_ * blocks_per_page_);
+    detail::unpoison(memory, block_size_ * blocks_per_page_);
     upstream_->deallocate(memory, page_bytes_, std::max(block_align_, alignof(PageHeader)));
     page = next;
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // engine::ConcurrentPool<T>: an object pool that any number of threads use at once.
 // Part of the header-only pool library (CMake target engine::pool).
@@ -36,11 +37,10 @@
 // moved nor copied: objects never move.
 #include <engine/pool/assert.hpp>
 #include <engine/pool/detail/concurrent_free_stack.hpp>
-#include <engine/pool/detail/construct.hpp>
 #include <engine/pool/detail/concurrent_generation.hpp>
 #include <engine/pool/detail/concurrent_thread_cache.hpp>
-#include <engine/pool/detail/memory_poison.hpp>
-#include <engine/pool/pool_handle.hpp>
+#include <engine/pool/detail/memory.hpp>
+#include <engine/pool/handle.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -128,7 +128,7 @@ class ConcurrentPool {
   };
   static constexpr std::size_t kPageAlign = alignof(T) > 64 ? alignof(T) : 64;
   // Object stride: sizeof(T), padded to whole shadow granules under ASan (memory_poison.hpp).
-  static constexpr std::size_t kStride = detail::granule_padded(sizeof(T));
+  static constexpr std::size_t kStride = sizeof(detail::RawSlot<T>);
 
   struct LinkOf {  // how detail::ChainStack reaches a slot's links
     const ConcurrentPool* pool;
@@ -280,7 +280,7 @@ void ConcurrentPool<T>::destroy_all_pages() noexcept {
   const std::size_t pages = published_pages_.load(std::memory_order_acquire);
   for (std::size_t p = 0; p < pages; ++p) {
     Meta* page = pages_[p].load(std::memory_order_acquire);
-    detail::unpoison_bytes(page, page_bytes_);
+    detail::unpoison(page, page_bytes_);
     ::operator delete (page, std::align_val_t{kPageAlign});
     pages_[p].store(nullptr, std::memory_order_relaxed);
   }
@@ -342,14 +342,14 @@ inline std::optional<PoolHandle> ConcurrentPool<T>::emplace(Args&&... args) {
     return std::nullopt;
   }
   const Slot s = slot_at(index);
-  detail::unpoison_bytes(s.storage, sizeof(T));  // whole granules under ASan: no neighbour shares them
-  if constexpr (detail::is_nothrow_emplace_constructible<T, Args&&...>()) {  // T{args...} for aggregates
-    detail::emplace_construct<T>(s.storage, std::forward<Args>(args)...);
+  detail::unpoison(s.storage, sizeof(T));                    // whole granules under ASan: no neighbour shares them
+  if constexpr (detail::emplace_noexcept<T, Args&&...>()) {  // T{args...} for aggregates
+    detail::construct_at<T>(s.storage, std::forward<Args>(args)...);
   } else {
     try {
-      detail::emplace_construct<T>(s.storage, std::forward<Args>(args)...);
+      detail::construct_at<T>(s.storage, std::forward<Args>(args)...);
     } catch (...) {  // the slot goes back untouched: the pool is as it was (pages aside)
-      detail::poison_bytes(s.storage, sizeof(T));
+      detail::poison(s.storage, sizeof(T));
       give_slot(m, index);
       throw;
     }
@@ -399,7 +399,7 @@ inline bool ConcurrentPool<T>::release_checked(PoolHandle h, bool misuse_is_bug)
     return refuse_release();
   }
   object_in(s.storage)->~T();
-  detail::mark_slot_released(s.storage, sizeof(T));
+  detail::mark_released(s.storage, sizeof(T), sizeof(T));
   detail::ThreadMagazine* m = detail::thread_magazine(registry_);
   give_slot(m, h.index);
   if (m != nullptr) {
@@ -551,7 +551,7 @@ bool ConcurrentPool<T>::add_page_locked() noexcept {
     ::new (static_cast<void*>(static_cast<Meta*>(memory) + i)) Meta(seed_);
   }
   Meta* const page = std::launder(static_cast<Meta*>(memory));
-  detail::poison_bytes(slot_in(page, 0).storage, kStride * page_slots_);  // every object is free
+  detail::poison(slot_in(page, 0).storage, kStride * page_slots_);  // every object is free
   // Link the usable slots into chains of one magazine batch each, chain heads through
   // next_chain, all before anyone can see them.
   const auto base = static_cast<std::uint32_t>(first);
@@ -615,7 +615,7 @@ void ConcurrentPool<T>::clear() noexcept {
         }
         unsigned char* storage = slot_in(page, i).storage;
         object_in(storage)->~T();  // dead already: a destructor that releases it is refused
-        detail::mark_slot_released(storage, sizeof(T));
+        detail::mark_released(storage, sizeof(T), sizeof(T));
         batch[n++] = static_cast<std::uint32_t>(p * page_slots_ + i);
         ++cleared;
         again = true;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // engine::MultiPool<Ts...>: one VectorPool per type behind one object, with typed handles.
 // Part of the header-only pool library (CMake target engine::pool).
@@ -11,8 +12,7 @@
 // pool: that mistake does not compile. Everything else follows VectorPool's contract
 // (generations, refusals, debug asserts, growth); pool<T>() reaches the pool itself.
 // Not thread-safe, like VectorPool.
-#include <engine/pool/pool_handle.hpp>
-#include <engine/pool/pool_stats.hpp>
+#include <engine/pool/handle.hpp>
 #include <engine/pool/vector_pool.hpp>
 
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // engine::PoolPtr<T>: owns one object in a VectorPool<T> and releases it on destruction.
 // Part of the header-only pool library (CMake target engine::pool).
@@ -11,7 +12,7 @@
 // into VectorPool<T>, so the pool's header must be complete where a PoolPtr is used. (This
 // header does not include it back: the two headers form no include cycle.)
 #include <engine/pool/assert.hpp>
-#include <engine/pool/pool_handle.hpp>
+#include <engine/pool/handle.hpp>
 
 #include <utility>
 

@@ -3,8 +3,7 @@
 // engine names they use, a GrowthPolicy builder, the StorageMode parameter printer, a
 // handle order for reference maps, and the fixture that checks Tracked lifetimes. Test
 // files put their anonymous namespace inside namespace pool_test to see all of it.
-#include <engine/pool/growth_policy.hpp>
-#include <engine/pool/pool_handle.hpp>
+#include <engine/pool/handle.hpp>
 #include <engine/pool/vector_pool.hpp>
 
 #include <gtest/gtest.h>
@@ -24,6 +23,11 @@ using engine::PoolPtr;
 using engine::PoolStats;
 using engine::StorageMode;
 using engine::VectorPool;
+
+// Storages whose walk follows a dense list, not slot order (a release fills the hole with the
+// last), and storages whose objects sit in many blocks (addresses do not follow walk order).
+inline bool is_packed_storage(StorageMode m) { return m != StorageMode::contiguous && m != StorageMode::stable; }
+inline bool is_paged_storage(StorageMode m) { return m != StorageMode::contiguous && m != StorageMode::packed; }
 
 // The library's default cap, for callers that must name it to reach the page-size argument.
 inline constexpr std::size_t kDefaultMaxCapacity = std::size_t{1} << 28;

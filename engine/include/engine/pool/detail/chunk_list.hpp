@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // engine::detail::ChunkList: what one task of a chunked pass writes (its victims or marks, and
 // a count), on cache lines of its own: the tasks run on different cores, and list headers packed

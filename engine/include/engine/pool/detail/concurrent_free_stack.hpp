@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // engine::detail::ChainStack: the lock-free shared free list behind ConcurrentPool.
 // Internal to the pool library (target engine::pool).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // engine::detail generation words of ConcurrentPool slots. Internal to the pool library.
 //
@@ -12,11 +13,13 @@
 // A handle's generation is the live word, so it is odd and never 0 (0 is the null handle).
 // release() is one compare-and-swap from the handle's word to the next free word: of two
 // threads releasing the same handle exactly one succeeds.
-#include <engine/pool/detail/generation.hpp>  // is_live_generation, next_generation_seed
+#include <engine/pool/detail/slot_table.hpp>  // is_live_generation, next_generation_seed
 
 #include <cstdint>
 
 namespace engine::detail {
+
+struct PoolTestAccess;  // declared, never defined by the library: a test reaches a pool's generations
 
 constexpr std::uint32_t live_generation(std::uint32_t free_g) noexcept { return free_g + 1u; }
 constexpr std::uint32_t free_generation_after(std::uint32_t live_g) noexcept {

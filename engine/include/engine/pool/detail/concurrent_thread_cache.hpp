@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // engine::detail per-thread magazines for ConcurrentPool: each thread keeps a small stack of
 // free slot indices per pool, so the common emplace and release touch no shared cache line.

@@ -1,192 +1,154 @@
+// SPDX-License-Identifier: MIT
 #pragma once
-// engine::detail::SlotStore<T>: the object half of VectorPool's slot-indexed layouts
-// (contiguous, stable). Object page p holds the objects of table page p (detail/slot_table.hpp):
-// slot index i lives at offset i & mask of page i >> shift, so an object never leaves its slot
-// and a handle's index is its address. Contiguous is one page, replaced by a bigger one when it
-// grows; stable is fixed-size pages that never move. The dense layouts keep their objects in a
-// PackedStore (detail/packed_store.hpp) or a HeapStore (detail/heap_store.hpp) instead; this store then has empty pages
-// beside the table's, so page numbers stay shared.
-//
-// Why pages: index = page * page_slots + offset in both layouts, so they share every code path
-// and a pool migrates between them with every handle kept. A stable growth allocates one object
-// page and one table page and touches nothing else: no O(n) copy, so the worst single emplace
-// stays short, and pointers to objects stay valid until their release or a layout change.
-//
-// It owns the page array and the one-page view (a one-page pool's objects, read by the pool's
-// get() without the page table), refreshed by every operation that changes the page count, and
-// the walk over live objects in slot order (walk), the pool's hottest loop in these layouts.
-#include <engine/pool/detail/bit_ops.hpp>
-#include <engine/pool/detail/object_page.hpp>
+// engine::detail::SlotStore<T, Paged>: objects at their slot's own place, beside the slot table;
+// a walk reads the table's occupancy bits and visits live slots in address order.
+// - Paged = false (Contiguous): one buffer, slot i at data[i], the shortest get(); growth
+//   allocates a bigger buffer and moves every live object into it.
+// - Paged = true (StablePages): pages of 2^k slots that never move, so pointers to objects stay
+//   valid until their release; growth adds a page; get() reads the page table first.
 #include <engine/pool/detail/slot_table.hpp>
-#include <engine/pool/detail/walk.hpp>
-#include <engine/pool/pool_handle.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <new>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace engine::detail {
 
-template <class T>
+template <class T, bool Paged>
 class SlotStore {
- public:
-  using Page = ObjectPage<T>;
   using Slot = RawSlot<T>;
 
-  SlotStore() noexcept = default;
-  SlotStore(SlotStore&& other) noexcept  // page buffers move with the array: the view stays right
-      : pages_(std::move(other.pages_)), flat_(std::exchange(other.flat_, nullptr)) {}
+ public:
+  static constexpr bool dense = false;       // walks slots through the occupancy bits
+  static constexpr bool relocates = !Paged;  // growth moves objects
+
+  explicit SlotStore(const GrowthPolicy& policy) noexcept
+      : shift_(Paged ? log2_of(page_slots_for(policy.page_slots, sizeof(Slot))) : 0) {}
+  SlotStore(SlotStore&& other) noexcept : shift_(other.shift_) { swap(other); }  // `other` keeps its page size, empty
   SlotStore& operator=(SlotStore&& other) noexcept {
-    if (this != &other) {
-      pages_ = std::move(other.pages_);
-      flat_ = std::exchange(other.flat_, nullptr);
-    }
+    SlotStore taken(std::move(other));
+    swap(taken);
+    shift_ = taken.shift_;
     return *this;
   }
-  SlotStore(const SlotStore&) = delete;
-  SlotStore& operator=(const SlotStore&) = delete;
+  ~SlotStore() { free_slots(data_); }
 
-  std::size_t page_count() const noexcept { return pages_.size(); }
-  Page& page(std::size_t p) noexcept { return pages_[p]; }
-  const Page& page(std::size_t p) const noexcept { return pages_[p]; }
-  Slot* flat_slots() const noexcept { return flat_; }  // page 0's slots while it is the only page, else null
-  std::size_t bytes() const noexcept {                 // the page array and every page's slots
-    std::size_t total = pages_.capacity() * sizeof(Page);
-    for (const Page& page : pages_) total += page.bytes();
-    return total;
+  std::size_t page_slots() const noexcept { return Paged ? std::size_t{1} << shift_ : 0; }
+  std::size_t room_for(std::size_t slots) const noexcept {  // what an allocation for `slots` gives
+    return Paged ? (slots + page_slots() - 1) >> shift_ << shift_ : slots;
   }
+  std::size_t bytes() const noexcept { return capacity_ * sizeof(Slot) + pages_.count() * sizeof(Slot*); }
 
-  // Where slot `index` lives: its object slot here and its metadata in the slot table. One-page
-  // pools (contiguous, or stable before their first growth) answer from the two one-page views,
-  // one load shorter than through the page tables, which matters on the handle -> generation
-  // chain every release and get() waits on; the branch rarely changes between calls, so it
-  // predicts well. The packed layouts ask it for the metadata alone (their object pages are empty).
-  struct Ref {
-    Slot* slots;
-    std::uint32_t* generations;
-    std::uint64_t* occupied;
-    std::size_t offset;  // ...the slot's offset in each
-    SlotTable::SlotMeta meta() const noexcept { return {generations, occupied, offset}; }
-    void* bytes() const noexcept { return slots[offset].bytes; }
-    T* object() const noexcept { return std::launder(reinterpret_cast<T*>(slots[offset].bytes)); }
-  };
-  struct Flat {  // a one-page pool's objects and metadata, all null with several pages: kept in
-                 // locals by loops that would otherwise reload the views after every store
-    Slot* slots;
-    std::uint32_t* generations;
-    std::uint64_t* occupied;
-    Ref at(std::uint32_t index) const noexcept { return Ref{slots, generations, occupied, index}; }
-  };
-  Flat flat(const SlotTable& table) const noexcept {
-    return Flat{flat_, table.flat().generations, table.flat().occupied};
+  // Room for `capacity` slots (from room_for), all or nothing. A growth that moves objects first
+  // has build(where) make the object for slot `index` in the new memory, so a constructor or a
+  // copy that throws leaves everything as it was.
+  template <class Build = std::nullptr_t>
+  bool grow(std::size_t capacity, const SlotTable& table, std::uint32_t index = 0, Build&& build = nullptr) {
+    if (capacity <= capacity_) return true;
+    if constexpr (Paged) {
+      static_cast<void>(table), static_cast<void>(index), static_cast<void>(build);
+      if (!pages_.add((capacity >> shift_) - pages_.count(), page_slots())) return false;
+      capacity_ = pages_.count() << shift_;
+      return true;
+    } else {
+      return rebuild(capacity, table, index, build);
+    }
   }
-  ENGINE_POOL_HOT Ref locate(const SlotTable& table, std::uint32_t index) const noexcept {
-    const SlotTable::Flat& one_page = table.flat();
-    if (one_page.generations != nullptr) return Ref{flat_, one_page.generations, one_page.occupied, index};
-    const std::size_t p = table.page_of(index);
-    auto& meta = const_cast<SlotTablePage&>(table.page(p));
-    return Ref{const_cast<Slot*>(pages_[p].slots()), meta.generations(), meta.occupied(), table.offset_of(index)};
+  // Frees what slots [live_end, capacity) held where it can; returns the slots kept.
+  std::size_t shrink(std::uint32_t live_end, const SlotTable& table) {
+    if constexpr (Paged) {
+      pages_.drop_to((std::size_t{live_end} + page_slots() - 1) >> shift_);
+      capacity_ = pages_.count() << shift_;
+    } else if (live_end < capacity_) {
+      rebuild(live_end, table, 0, nullptr);
+    }
+    return capacity_;
   }
 
-  // Page-array changes, in step with the slot table's operations of the same names.
-  std::size_t page_table_capacity() const noexcept { return pages_.capacity(); }
-  void reserve_pages(std::size_t pages) { pages_.reserve(pages); }  // throws bad_alloc, changing nothing
-  void push_page(Page&& page) noexcept {  // the caller reserved room (no reallocation can throw here)
-    pages_.push_back(std::move(page));
-    refresh_flat();
+  void* place(std::uint32_t index) noexcept { return slot(index).bytes; }
+  void unplace(std::uint32_t index) noexcept { poison(slot(index).bytes, sizeof(Slot)); }
+  T* find(std::uint32_t index) noexcept { return object_in(slot(index)); }
+  void destroy(std::uint32_t index) noexcept {  // the slot is retired already
+    T* const object = find(index);
+    if constexpr (!std::is_trivially_destructible_v<T>) object->~T();
+    mark_released(object, sizeof(T), sizeof(Slot));
   }
-  void pop_page() noexcept {
-    pages_.pop_back();
-    refresh_flat();
-  }
-  void swap_page_table(std::vector<Page>& spare) noexcept {  // see swap_page_arrays
-    swap_page_arrays(pages_, spare);
-    refresh_flat();
-  }
-  void drop_pages_from(std::size_t first) noexcept {
-    pages_.erase(pages_.begin() + static_cast<std::ptrdiff_t>(first), pages_.end());
-    refresh_flat();
-  }
-  void adopt_pages(std::vector<Page>&& pages, std::size_t first_page) noexcept {  // a layout change
-    replace_pages_from(pages_, std::move(pages), first_page);
-    refresh_flat();
-  }
-  void clear() noexcept {  // every object already destroyed
-    pages_.clear();
-    refresh_flat();
-  }
+  void forget_all() noexcept {}  // the objects went elsewhere (a storage switch)
+  bool prepare_nodes(std::size_t) noexcept { return true; }
 
-  // The walk: the live objects at slot indices [first, last) in address order, per page, per
-  // occupancy word, per set bit (first and last multiples of 64, or last == all_positions, so
-  // whole words are read). Page data pointers are read once per page: growth inside f may
-  // reallocate the page arrays, but never a page's buffers. Each word is read once: the pool
-  // refuses releases during a pass, so it cannot lose bits under us. Ref is T& or const T&.
-  //
-  // Stable pages are separate allocations, so the hardware prefetchers lose the stream at every
-  // page boundary and the first few kilobytes of each page arrive one miss at a time (measured:
-  // a pass over 1M objects in 1024-slot pages was ~1.5x one in a single buffer). So the walk
-  // asks for the next page's occupancy words as it enters a page, and for the start of its
-  // objects (into L2) a few words before it leaves one.
-  template <Visit How, class Ref, class F>
-  void walk(const SlotTable& table, std::uint64_t first, std::uint64_t last, F& f) const {
-    using Object = std::remove_reference_t<Ref>;
-    for (std::size_t p = static_cast<std::size_t>(first >> table.shift()); p < table.page_count(); ++p) {
-      const std::uint64_t base = static_cast<std::uint64_t>(p) << table.shift();
-      if (base >= last) break;
-      const SlotTablePage& meta = table.page(p);
-      Slot* const slots = const_cast<Slot*>(pages_[p].slots());  // Ref says whether f may write
-      const std::uint32_t* const generations = meta.generations();
-      const std::uint64_t* const occupied = meta.occupied();
-      const std::size_t words =
-          std::min<std::uint64_t>(meta.words(), (last - base + bits_per_word - 1) / bits_per_word);
-      const bool has_next = p + 1 < table.page_count() && base + meta.slot_count() < last;
-      if (has_next) prefetch_page_start(table, p + 1, false);
-      const std::size_t lead_in_word = words > page_lead_in_words ? words - page_lead_in_words : 0;
-      for (std::size_t w = first > base ? static_cast<std::size_t>((first - base) / bits_per_word) : 0; w < words;
-           ++w) {
-        if (w == lead_in_word && has_next) prefetch_page_start(table, p + 1, true);
-        for (std::uint64_t bits = occupied[w]; bits != 0; bits &= bits - 1) {
-          const std::size_t offset = w * bits_per_word + lowest_bit(bits);
-          Ref object = *std::launder(reinterpret_cast<Object*>(slots[offset].bytes));
-          if constexpr (How == Visit::handle_and_object) {
-            f(PoolHandle{static_cast<std::uint32_t>(base + offset), generations[offset]}, object);
-          } else if constexpr (How == Visit::position_and_object) {
-            f(static_cast<std::uint32_t>(base + offset), object);
-          } else {
-            f(object);
-          }
-        }
+  // Walk units are occupancy words of slots [0, used): f(T&, slot index) for each live slot.
+  std::size_t walk_end(const SlotTable& table) const noexcept { return table.words(); }
+  template <class F>
+  void walk(const SlotTable& table, std::size_t first, std::size_t last, F&& f) {
+    for (std::size_t w = first; w < last; ++w) {
+      std::uint64_t bits = table.word(w);
+      if (bits == 0) continue;
+      Slot* const base = &slot(static_cast<std::uint32_t>(w * 64));  // a page holds whole words
+      for (; bits != 0; bits &= bits - 1) {
+        const unsigned b = lowest_bit(bits);
+        f(*object_in(base[b]), static_cast<std::uint32_t>(w * 64 + b));
       }
     }
   }
+  // Positions are slot indices: the first live one at or after `pos`, else no_position.
+  std::uint64_t next(const SlotTable& table, std::uint64_t pos) const noexcept {
+    for (std::size_t w = pos / 64; w < table.words(); ++w) {
+      const std::uint64_t bits = table.word(w) & (w == pos / 64 ? ~std::uint64_t{0} << (pos % 64) : ~std::uint64_t{0});
+      if (bits != 0) return w * 64 + lowest_bit(bits);
+    }
+    return no_position;
+  }
+  std::uint32_t index_at(std::uint64_t pos) const noexcept { return static_cast<std::uint32_t>(pos); }
+  T* object_at(std::uint64_t pos) noexcept { return find(static_cast<std::uint32_t>(pos)); }
+  void* raw_at(std::uint32_t pos) noexcept { return slot(pos).bytes; }
+  bool validate(const SlotTable& table, std::size_t) const noexcept { return capacity_ >= table.capacity(); }
 
  private:
-  static constexpr std::size_t page_lead_in_bytes = 6144;  // of the next page's objects, asked for...
-  static constexpr std::size_t page_lead_in_words = 4;     // ...this many occupancy words before a page ends
-
-  ENGINE_POOL_HOT void prefetch_page_start(const SlotTable& table, std::size_t page, bool objects) const noexcept {
-    if (objects) {
-      const char* first = reinterpret_cast<const char*>(pages_[page].slots());
-      const std::size_t bytes = std::min<std::size_t>(page_lead_in_bytes, pages_[page].slot_count() * sizeof(Slot));
-      for (std::size_t at = 0; at < bytes; at += 64) ENGINE_POOL_PREFETCH_READ_L2(first + at);
+  Slot& slot(std::uint32_t index) const noexcept {
+    if constexpr (Paged) {
+      return pages_[index >> shift_][index & ((std::uint32_t{1} << shift_) - 1)];
     } else {
-      const SlotTablePage& meta = table.page(page);
-      const char* words = reinterpret_cast<const char*>(meta.occupied());
-      const std::size_t bytes = meta.words() * sizeof(std::uint64_t);
-      for (std::size_t at = 0; at < bytes; at += 64) ENGINE_POOL_PREFETCH_READ(words + at);
+      return data_[index];
     }
   }
-  // One-page pools (every contiguous pool, a stable pool until its first growth) answer index
-  // lookups from this, one load shorter than through the page array. Page 0 never moves while
-  // it is the only page, so the view changes only when the page count does.
-  void refresh_flat() noexcept { flat_ = pages_.size() == 1 ? pages_.front().slots() : nullptr; }
+  // One buffer of `capacity` slots, every live object moved in (by index).
+  template <class Build>
+  bool rebuild(std::size_t capacity, const SlotTable& table, std::uint32_t index, Build&& build) {
+    Slot* const fresh = capacity == 0 ? nullptr : allocate_slots<T>(capacity);
+    if (fresh == nullptr && capacity != 0) return false;
+    poison(fresh, capacity * sizeof(Slot));
+    ENGINE_POOL_TRY {
+      if constexpr (!std::is_same_v<std::decay_t<Build>, std::nullptr_t>) build(fresh[index].bytes);
+      ENGINE_POOL_TRY {
+        relocate_all<T>([&](auto&& move) {
+          walk(table, 0, table.words(), [&](T& object, std::uint32_t at) { move(&object, fresh[at].bytes); });
+        });
+      }
+      ENGINE_POOL_CATCH(...) {
+        if constexpr (!std::is_same_v<std::decay_t<Build>, std::nullptr_t>) object_in(fresh[index])->~T();
+        ENGINE_POOL_RETHROW;
+      }
+    }
+    ENGINE_POOL_CATCH(...) {
+      free_slots(fresh);
+      ENGINE_POOL_RETHROW;
+    }
+    free_slots(data_);
+    data_ = fresh;
+    capacity_ = capacity;
+    return true;
+  }
+  void swap(SlotStore& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(pages_, other.pages_);
+    std::swap(capacity_, other.capacity_);
+  }
 
-  std::vector<Page> pages_;
-  Slot* flat_ = nullptr;
+  Slot* data_ = nullptr;      // one buffer (Paged = false)
+  SlotPages<T> pages_;        // the pages (Paged = true)
+  std::size_t capacity_ = 0;  // slots allocated
+  unsigned shift_ = 0;        // log2 of the page's slots
 };
 
 }  // namespace engine::detail
