@@ -14,12 +14,3 @@ function(poolshot_add_gtest name)
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
     PROPERTIES LABELS "${ARG_LABELS}" ENVIRONMENT "POOLSHOT_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 endfunction()
-
-# poolshot_add_gtest_dir(<name> <dir> LIBS ... LABELS ...): one executable <name> built from every
-# <dir>/*_test.cpp (one test file per header, one link per layer), so adding a test file needs no
-# CMake edit.
-function(poolshot_add_gtest_dir name dir)
-  cmake_parse_arguments(ARG "" "" "LIBS;LABELS" ${ARGN})
-  file(GLOB _tests CONFIGURE_DEPENDS "${dir}/*_test.cpp")
-  poolshot_add_gtest(${name} SOURCES ${_tests} LIBS ${ARG_LIBS} LABELS ${ARG_LABELS})
-endfunction()

@@ -144,7 +144,9 @@ TYPED_TEST(CorePool, ChurnMatchesAReferenceModel) {
     const auto it = model.find(h);
     const Tracked* t = pool.get(h);
     ASSERT_EQ(t != nullptr, it != model.end());
-    if (t != nullptr) EXPECT_EQ(t->value(), it->second);
+    if (t != nullptr) {
+      EXPECT_EQ(t->value(), it->second);
+    }
   }
   std::size_t walked = 0;
   pool.for_each([&](const Tracked&) { ++walked; });

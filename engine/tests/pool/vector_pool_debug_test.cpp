@@ -48,7 +48,7 @@ TEST_P(DebugChecks, MessageNamesFileAndLine) {
   VectorPool<Tracked> pool(policy(GetParam()));
   const PoolHandle h = *pool.emplace(1);
   pool.release(h);
-  EXPECT_DEATH(pool.release(h), R"(vector_pool_emplace\.hpp:[0-9]+: engine pool check failed: )");
+  EXPECT_DEATH(pool.release(h), R"(pool\.hpp:[0-9]+: engine pool check failed: )");
 }
 
 TEST_P(DebugChecks, DoubleReleaseAborts) {
@@ -80,20 +80,20 @@ TEST_P(DebugChecks, ReleaseInsideForEachAborts) {
   VectorPool<Tracked> pool(policy(GetParam()));
   const PoolHandle h = *pool.emplace(1);
   EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.release(h); }),
-               "release\\(\\) inside for_each/erase_if; use release_later\\(\\)");
+               "release\\(\\) inside for_each or erase_if; use release_later\\(\\)");
 }
 
 TEST_P(DebugChecks, ReleaseInsideEraseIfPredicateAborts) {
   VectorPool<Tracked> pool(policy(GetParam()));
   const PoolHandle h = *pool.emplace(1);
-  EXPECT_DEATH(pool.erase_if([&](Tracked&) { return pool.release(h); }), "release\\(\\) inside for_each/erase_if");
+  EXPECT_DEATH(pool.erase_if([&](Tracked&) { return pool.release(h); }), "release\\(\\) inside for_each or erase_if");
 }
 
 TEST_P(DebugChecks, NestedEraseIfAborts) {
   VectorPool<Tracked> pool(policy(GetParam()));
   pool.emplace(1);
   EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.erase_if([](Tracked&) { return true; }); }),
-               "erase_if\\(\\) inside for_each/erase_if");
+               "erase_if\\(\\) inside for_each, erase_if");
 }
 
 TEST_P(DebugChecks, FlushClearAndPolicyChangesInsideForEachAbort) {
@@ -102,7 +102,7 @@ TEST_P(DebugChecks, FlushClearAndPolicyChangesInsideForEachAbort) {
   EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.flush_releases(); }), "flush_releases\\(\\) inside for_each");
   EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.clear(); }), "clear\\(\\) inside for_each");
   EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.shrink_to_fit(); }), "shrink_to_fit\\(\\) inside for_each");
-  EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.set_policy(GrowthPolicy{}); }), "set_policy\\(\\) inside for_each");
+  EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.set_policy(GrowthPolicy{}); }), "set_policy\\(\\) inside a pass");
 }
 
 TEST_P(DebugChecks, ReleaseLaterOfAStaleHandleAborts) {

@@ -238,7 +238,9 @@ TEST(VectorPoolContiguous, RangeForGoesOnAcrossARelocation) {
   std::vector<int> seen;
   for (auto it = pool.begin(); it != pool.end(); ++it) {
     seen.push_back(it->value());
-    if (it->value() < 10) ASSERT_TRUE(pool.emplace(it->value() + 10).has_value());
+    if (it->value() < 10) {
+      ASSERT_TRUE(pool.emplace(it->value() + 10).has_value());
+    }
   }
   EXPECT_EQ(seen, (std::vector<int>{1, 2, 11, 12}));
   EXPECT_GE(pool.stats().growth_events, 1u);

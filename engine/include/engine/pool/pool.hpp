@@ -389,7 +389,11 @@ bool Pool<T, S>::release(PoolHandle handle) noexcept {
     return false;
   }
   if (!table_.is_live(handle)) {
-    if (tearing_down_) return false;  // an owner outlived what it owns: that object is gone already
+    if (tearing_down_) {  // an owner outlived what it owns: the teardown destroyed that object already
+      ENGINE_POOL_ASSERT(!table_.on_free_stack(handle.index),  // unless it was released before the teardown
+                         "release() of a stale, foreign or already released handle");
+      return false;
+    }
     ++counts_.failed_releases;
     ENGINE_POOL_ASSERT(handle.is_null(), "release() of a stale, foreign or already released handle");
     return false;

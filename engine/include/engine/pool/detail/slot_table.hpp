@@ -108,6 +108,12 @@ class SlotTable {
     if (pending_count_ != 0) queued_[index / 64] &= ~bit;
   }
   void push_free(std::uint32_t index) noexcept { free_[free_count_++] = index; }
+  bool on_free_stack(std::uint32_t index) const noexcept {  // O(free): for debug checks
+    for (std::uint32_t k = 0; k < free_count_; ++k) {
+      if (free_[k] == index) return true;
+    }
+    return false;
+  }
   bool is_live(PoolHandle h) const noexcept {
     return is_live_generation(h.generation) && h.index < issued_ && generations_[h.index] == h.generation;
   }
