@@ -1,4 +1,4 @@
-// The parallel update phase (issue 30): bullets and particles update in chunks on a
+// The parallel update phase: bullets and particles update in chunks on a
 // WorkerTeam, each chunk writing only its own objects and its own scratch, and the releases
 // merge in walk order. So the game is the same at any thread count, pooled or not, and with
 // the thread count changed mid-run. Needs the simulation layer only, so the TSan build runs it

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 27's hold-fire figures: heap / pooled at the same load, for every hold-fire script.
+"""The hold-fire figures: heap / pooled at the same load, for every hold-fire script.
 
 Plays each assets/scripts/hold_fire*.json headless at the game's defaults (or with the extra
 poolshot flags given after --): the still one, strafing, sweeping the aim, shorter and longer
@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-FLOORS = {"hold_fire.json": 2.5}  # issue 27: the still script at defaults
+FLOORS = {"hold_fire.json": 2.5}  # the still script at defaults
 OTHER_FLOOR = 2.0  # any other hold-fire script
 
 
