@@ -25,7 +25,7 @@ Scenario storm() {
   return loaded.scenario.value_or(Scenario{});
 }
 
-// The storm for 600 frames is the race check: past the first growths and into the
+// The storm for 600 frames is the race check: past the first growths and into the
 // 100k-bullet stretch. Under ThreadSanitizer every access is instrumented (5-15x slower), so the
 // other tests there play 300. POOLSHOT_PARALLEL_FRAMES=N plays N in every test.
 int frames_asked(int otherwise) {

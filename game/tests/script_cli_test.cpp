@@ -166,7 +166,7 @@ TEST_F(ScriptCli, ShippedHoldFireRunsHeadless) {
   EXPECT_EQ(p[1].at("first_frame"), 601);
   EXPECT_EQ(p[2].at("first_frame"), 1201);
   EXPECT_EQ(p[2].at("last_frame"), 1800);
-  // The figures that are counts, not times (times are a benchmark: README).
+  // The report's figures that are counts, not times (times are a benchmark: README).
   EXPECT_GE(p[0].at("peak_live").get<std::uint64_t>(), 200000u);  // 10 s of held fire
   EXPECT_GE(p[0].at("growth_events").get<std::uint64_t>(), 6u);
   EXPECT_GE(p[1].at("heap_allocs").at("p50").get<double>(), 1000.0);  // new/delete per object

@@ -8,7 +8,7 @@ off and on. For every phase with pooling off, the ratio is its sim p50 over the 
 pooled phase right after it (the same load: the fire is held throughout). Repetitions are
 interleaved (every script once, then again), and the ratio printed per script is the median
 over repetitions of its lowest pair. Prints a markdown table, the machine's caches and whether
-every script met the issue's floors (hold_fire.json >= 2.5x, the others >= 2x). About 40 s per
+every script met its floor (hold_fire.json >= 2.5x, the others >= 2x). About 40 s per
 repetition on 2 cores.
 
   scripts/tools/hold_fire_check.py [--reps N] [--binary PATH] [-- poolshot flags...]
