@@ -1,4 +1,4 @@
-// Workload 7 (issue 30), the parallel update phase: a pool of N particles, each step moves every
+// Workload 7, the parallel update phase: a pool of N particles, each step moves every
 // one and marks those whose life ran out (phase one, VectorPool::erase_if_chunked in chunks),
 // releases them in order (phase two) and spawns as many again, so the pool stays at N. The
 // scheduler that runs phase one's chunks is the contender:

@@ -3,8 +3,8 @@
 // twice from the start, once with pooling on and once with it off, and every step of both
 // is timed and its operator new calls counted. The two runs are interleaved step by step
 // (A B, B A, A B ...: the order flips each frame) rather than one after the other, so a
-// noisy neighbour or a clock change hits both alike (DESIGN.md, "Measuring"). Pooling
-// changes speed, never the game: both runs must end on the same state hash.
+// noisy neighbour or a clock change hits both alike (docs/design.md, "How the figures are
+// measured"). Pooling changes speed, never the game: both runs must end on the same state hash.
 //
 // Each run steps through its own StepLoop (app/step_loop.hpp: the one step loop) into its own
 // FrameLog (the CompareResult in metrics/compare_result.hpp).

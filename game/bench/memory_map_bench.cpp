@@ -1,4 +1,4 @@
-// What the memory map costs to build (issue 18: at most about 1 ms at a million slots). A
+// What the memory map costs to build (target: at most about 1 ms at a million slots). A
 // million-slot pool of 48-byte objects (a bullet's size), churned so about half its slots
 // are holes; the map built from its occupancy words, the walk view over slot order and over a
 // shuffled list, and the heap scatter over a million pointers.

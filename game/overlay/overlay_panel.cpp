@@ -117,7 +117,7 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
                          model.threads == 1 ? "" : "s", frame.runtime.paused ? "  PAUSED" : "");
     }
     ImGui::PopTextWrapPos();
-    // The step's phases the threads share (issue 30): phase one runs on all of them.
+    // The step's phases the threads share: phase one runs on all of them.
     ImGui::TextColored(kDim, "step phases: update %.2f ms, release %.2f, grid %.2f", model.update_ms, model.release_ms,
                        model.collision_ms);
     if (ImGui::IsItemHovered()) {

@@ -88,7 +88,7 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
       "the choice applies again when you leave packed.");
   if (!walk_applies) ImGui::PopStyleVar();
   s.walk = static_cast<WalkMode>(walk);
-  // The update phase's threads (issue 30): bullets and particles update in chunks on them.
+  // The update phase's threads: bullets and particles update in chunks on them.
   int threads = static_cast<int>(s.threads);
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("00 threads").x * 3);
   changed |= ImGui::SliderInt("update threads", &threads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);

@@ -26,8 +26,8 @@ class CollisionGrid {
   // Index into the build() vector of the lowest-seq enemy overlapping the circle, or -1.
   // radius must not exceed the query_radius given to the constructor. Inline, and an empty
   // grid answers before any arithmetic: every player bullet asks every step, and in a
-  // 300k-object storm most steps have few enemies, all near the top (issue 27 item 7: this
-  // call was 29 % of the pooled step, out of line); a bullet outside their box answers too.
+  // 300k-object storm most steps have few enemies, all near the top (out of line,
+  // this call measured 29 % of the pooled step); a bullet outside their box answers too.
   std::int32_t first_overlap(Vec2 center, float radius) const {
     if (entries_.empty() || !occupied_.contains(center)) return -1;
     return first_overlap_in_cell(center, radius);

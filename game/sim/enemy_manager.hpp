@@ -30,7 +30,7 @@ class EnemyManager {
   // The store handle of by_seq()[i]: what a homing shot keeps (valid across steps, unlike
   // the pointer; refused by the store once that enemy died, whoever took its slot).
   const std::vector<engine::PoolHandle>& handles_by_seq() const noexcept { return handles_by_seq_; }
-  // Moves every enemy and aims its volleys, split across `team` (issue 30): chunk k takes a run
+  // Moves every enemy and aims its volleys, split across `team`: chunk k takes a run
   // of by_seq() and writes only those enemies and its own shot buffer. Then the shots are fired
   // in chunk order (BulletManager::fire_chunked, built on the team too), so the bullets get their
   // seq numbers in the order one thread gives them: the game is the same at any thread count.

@@ -145,7 +145,7 @@ class ObjectStore {
     note_walk_time(std::chrono::steady_clock::now() - started, visited);
   }
 
-  // The same update with phase one split across `team` (issue 30): keep(k, T&) runs on chunk k
+  // The same update with phase one split across `team`: keep(k, T&) runs on chunk k
   // of the walk, chunks running at once on the team's threads, so it may write only its object
   // and what the caller keeps for chunk k (chunk_count(team) of them). The releases run after
   // (in walk order on this thread, or, for many victims, shared out on the team in a way that

@@ -34,7 +34,7 @@ class ParticleSystem {
   // fixed here); spawn_bursts() spawns them (fewer at capacity). Nothing reads the particles
   // between a step's bursts and their spawn, so the game is the same as spawning each one here.
   void burst(const BurstSpec& spec, Vec2 origin);
-  // A step's particles, in two calls (issue 30). update(team, dt, beside) moves every particle
+  // A step's particles, in two calls. update(team, dt, beside) moves every particle
   // alive at the step's start and releases those whose life ran out, in two phases (walk and
   // mark, on the threads: a particle touches only itself; then release and mend the active
   // list), while beside() runs on the calling thread: the step's serial start, which only queues

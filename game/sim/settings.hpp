@@ -23,7 +23,7 @@ struct Settings {
   int sparks_per_hit = 3;
   float trail_per_second = 90;
   float enemy_density = 1;  // multiplies the count of waves to come
-  // Threads of the update phase (issue 30): speed only, the game is the same at any count.
+  // Threads of the update phase: speed only, the game is the same at any count.
   // Default: the machine's hardware threads, at most 8 (--threads, the panel change it).
   std::uint32_t threads = static_cast<std::uint32_t>(engine::WorkerTeam::hardware_threads(8));
 };

@@ -184,7 +184,7 @@ class Simulation {
   Player player_;
   std::vector<Hit> hits_;        // scratch, capacity follows the bullet store
   std::vector<Cancel> cancels_;  // scratch, capacity follows the enemy bullet store
-  // What one chunk of a parallel bullet pass collects (issue 30): merged after the pass, in
+  // What one chunk of a parallel bullet pass collects: merged after the pass, in
   // chunk order, into hits_, cancels_ and the counters. Own cache lines: chunks run on different cores.
   struct alignas(64) ChunkScratch {
     std::vector<Hit> hits;

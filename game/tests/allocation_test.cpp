@@ -74,7 +74,7 @@ TEST(SteadyState, PooledSwapPopAndBitmapWalksAllocateNothing) {
   }
 }
 
-// Issue 30: the update phase on 2 and 8 threads still allocates nothing in a steady frame (the
+// The update phase on 2 and 8 threads still allocates nothing in a steady frame (the
 // team passes its task by reference; chunk lists and scratch keep their capacity).
 TEST(SteadyState, ParallelStepsAtTwoAndEightThreadsAllocateNothing) {
   for (const std::uint32_t threads : {2u, 8u}) {

@@ -18,7 +18,7 @@ Scenario quick_camping(float grace_seconds) {
 }
 
 TEST(Camping, HoldingFireStillSurvives45SecondsThenTheChargersEndTheGame) {
-  // The promise to a player: holding fire still shows the storm (45 s at least) but
+  // The promise to a player: holding fire still shows the storm (45 s at least) but
   // does not win; 4 minutes is the outer bound (14,400 steps), it ends well before.
   Simulation sim(test::repo_scenario("default.json"), 1);
   int frames = 0;

@@ -38,7 +38,7 @@ TEST(CollisionGrid, LowestSeqWinsWhereEnemiesOverlap) {
 }
 
 TEST(CollisionGrid, AnEmptyGridAndTheEdgesOfTheOccupiedBoxAnswerExactly) {
-  // The fast paths (issue 27 item 7): no enemy, or a bullet outside the box around them all,
+  // The fast paths: no enemy, or a bullet outside the box around them all,
   // answers -1 at once; a bullet at the very edge of an enemy's reach still hits it.
   std::vector<Enemy> enemies = {enemy_at(1, {300, 500}, 14)};
   std::vector<Enemy*> by_seq;

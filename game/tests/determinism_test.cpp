@@ -189,7 +189,7 @@ TEST(Determinism, SwitchesAreReallyApplied) {
 namespace game {
 namespace {
 
-// Issue 30: hold_fire.json (held fire, pooling off at frame 601, back on at 1201) is the same
+// hold_fire.json (held fire, pooling off at frame 601, back on at 1201) is the same
 // game at 1 and 2 update threads; its first 1,300 frames cross both switches.
 TEST(Determinism, HoldFireScriptIsTheSameGameAtOneAndTwoThreads) {
   const auto play = [](std::uint32_t threads) {

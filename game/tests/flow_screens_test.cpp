@@ -144,7 +144,7 @@ TEST(FlowScreens, TitlePlayPauseGameOverRestart) {
         }
         break;
       case dead:
-        // Issue 29 item 3: the game-over screen, the HUD behind it and the saved best agree,
+        // The game-over screen, the HUD behind it and the saved best agree,
         // frames after the end (shots in flight struck on, and earned nothing).
         if (in_phase == 9) hud_after_death = h.game->hud_score();
         if (in_phase == 10) h.tap(SDL_SCANCODE_RETURN);

@@ -1,4 +1,4 @@
-// Homing shots keep their target as the enemy store's handle. The gameplay test: a
+// Homing shots keep their target as the enemy store's handle. The gameplay test: a
 // shot whose target died never hits the enemy that took over the target's slot; it refuses
 // the stale handle (one refusal counted), locks on to the nearest enemy by the search rule
 // and hits that one instead. Pooled and heap; plus the scenario key and the whole game.

@@ -1,4 +1,4 @@
-// The parallel update phase (issue 30): bullets and particles update in chunks on a
+// The parallel update phase: bullets and particles update in chunks on a
 // WorkerTeam, each chunk writing only its own objects and its own scratch, and the releases
 // merge in walk order. So the game is the same at any thread count, pooled or not, and with
 // the thread count changed mid-run. Needs the simulation layer only, so the TSan build runs it
@@ -25,7 +25,7 @@ Scenario storm() {
   return loaded.scenario.value_or(Scenario{});
 }
 
-// The storm for 600 frames is the issue's race check: past the first growths and into the
+// The storm for 600 frames is the race check: past the first growths and into the
 // 100k-bullet stretch. Under ThreadSanitizer every access is instrumented (5-15x slower), so the
 // other tests there play 300. POOLSHOT_PARALLEL_FRAMES=N plays N in every test.
 int frames_asked(int otherwise) {

@@ -166,7 +166,7 @@ TEST_F(ScriptCli, ShippedHoldFireRunsHeadless) {
   EXPECT_EQ(p[1].at("first_frame"), 601);
   EXPECT_EQ(p[2].at("first_frame"), 1201);
   EXPECT_EQ(p[2].at("last_frame"), 1800);
-  // The issue's figures that are counts, not times (times are a benchmark: README).
+  // The report's figures that are counts, not times (times are a benchmark: README).
   EXPECT_GE(p[0].at("peak_live").get<std::uint64_t>(), 200000u);  // 10 s of held fire
   EXPECT_GE(p[0].at("growth_events").get<std::uint64_t>(), 6u);
   EXPECT_GE(p[1].at("heap_allocs").at("p50").get<double>(), 1000.0);  // new/delete per object
@@ -190,7 +190,7 @@ TEST_F(ScriptCli, ShippedHoldFireRunsHeadless) {
   // damped before they move, with no `prev` (0xb223633944bf8ee5 before).
   EXPECT_EQ(r.at("state_hash"), "0x60bdd201e9ed3deb");
   EXPECT_GT(r.at("game").at("stale_refusals").get<std::uint64_t>(), 0u) << "homing shots lost targets that died";
-  // Issue 29 item 1: heap against pooled at the same load agrees with the phases (heap span
+  // Heap against pooled at the same load agrees with the phases (heap span
   // against the pooled span after it, both at ~300k objects), where the newest-span ratio did not.
   const nlohmann::json& m = r.at("overlay").at("matched_load");
   ASSERT_TRUE(m.at("ratio").is_number()) << m.dump(1);
@@ -199,7 +199,7 @@ TEST_F(ScriptCli, ShippedHoldFireRunsHeadless) {
   EXPECT_GE(m.at("live_objects").get<std::uint64_t>(), 200000u) << m.dump(1);
   EXPECT_GE(m.at("heap_frames").get<std::uint64_t>(), 30u);
   EXPECT_GE(m.at("pooled_frames").get<std::uint64_t>(), 30u);
-  // Issue 29 item 2: the working set and this machine's caches.
+  // The working set and this machine's caches.
   EXPECT_GT(r.at("pools_bytes_live").get<std::uint64_t>(), 0u);
   EXPECT_TRUE(r.at("machine").at("caches").is_array());
 }
@@ -212,7 +212,7 @@ TEST_F(ScriptCli, DefaultScenarioWithNoInputHasNoMatchedLoadRatio) {
   EXPECT_LT(m.at("live_objects").get<double>(), 20000.0);
 }
 
-// Issue 29 item 3: fire, let go, die. The score freezes at the game's end: the report says the
+// Fire, let go, die. The score freezes at the game's end: the report says the
 // same at 2,400 and 4,800 steps, and an offscreen window playing the same script saves that
 // number to the best-score file it is given.
 TEST_F(ScriptCli, TheScoreFreezesAtGameOverAndTheBestScoreFileAgrees) {

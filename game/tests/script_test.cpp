@@ -43,7 +43,7 @@ TEST(Script, ShippedHoldFireLoads) {
   EXPECT_EQ(switches, 2);
 }
 
-// The other hold-fire scripts (scripts/tools/hold_fire_check.py, issue 27): each fires from
+// The other hold-fire scripts (scripts/tools/hold_fire_check.py): each fires from
 // frame 1 and never lets go, fills its pools pooled for 10 s, then alternates pooling off and on
 // in that order, ending pooled, so every heap phase has a pooled phase at the same load after it.
 TEST(Script, ShippedHoldFireVariantsHoldFireAndAlternateHeapThenPooled) {

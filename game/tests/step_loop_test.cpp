@@ -1,4 +1,4 @@
-// One step loop, one frame recorder (issue 13 §4). Every way the game is stepped outside the
+// One step loop, one frame recorder. Every way the game is stepped outside the
 // window (run_headless, the A/B compare, the soak) goes through game::StepLoop, and every
 // frame-time percentile (the report, the compare, the overlay's window and spans, the phases)
 // comes from engine::FrameStats / engine::summarize_times. These tests pin that: the same

@@ -365,7 +365,7 @@ def pool_table(out, cpu_model, cores, emit=print):
                         ratio("BM_IterateHalfReleased", p, "plf_colony", 1_000_000), lambda r: r <= 1.0))
     targets.append(("iteration 1,000,000: pool_packed ≤ 1.25x std_vector",
                     ratio("BM_IterateHalfReleased", "pool_packed", "std_vector", 1_000_000), lambda r: r <= 1.25))
-    # Issue 27: packed in pages, so growth moves nothing, gives up almost none of packed's frame.
+    # Packed in pages, so growth moves nothing, gives up almost none of packed's frame.
     packed = ratio("BM_GameFrame", "pool_packed", "std_vector", 1_000_000)
     pages = ratio("BM_GameFrame", "pool_packed_pages", "std_vector", 1_000_000)
     targets.append(("game frame 1,000,000: pool_packed_pages within 0.1x std_vector of pool_packed",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 29's risk check: over 10 seeds of the default scenario, a player who stands still and
+"""The camping risk check: over 10 seeds of the default scenario, a player who stands still and
 holds fire (assets/scripts/still_fire.json, 4 minutes) against the autopilot, which moves.
 
 Prints each seed's game-over time for both and the medians; exits 1 if a still player died

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 27's hold-fire figures: heap / pooled at the same load, for every hold-fire script.
+"""The hold-fire figures: heap / pooled at the same load, for every hold-fire script.
 
 Plays each assets/scripts/hold_fire*.json headless at the game's defaults (or with the extra
 poolshot flags given after --): the still one, strafing, sweeping the aim, shorter and longer
@@ -8,7 +8,7 @@ off and on. For every phase with pooling off, the ratio is its sim p50 over the 
 pooled phase right after it (the same load: the fire is held throughout). Repetitions are
 interleaved (every script once, then again), and the ratio printed per script is the median
 over repetitions of its lowest pair. Prints a markdown table, the machine's caches and whether
-every script met the issue's floors (hold_fire.json >= 2.5x, the others >= 2x). About 40 s per
+every script met its floor (hold_fire.json >= 2.5x, the others >= 2x). About 40 s per
 repetition on 2 cores.
 
   scripts/tools/hold_fire_check.py [--reps N] [--binary PATH] [-- poolshot flags...]
@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-FLOORS = {"hold_fire.json": 2.5}  # issue 27: the still script at defaults
+FLOORS = {"hold_fire.json": 2.5}  # the still script at defaults
 OTHER_FLOOR = 2.0  # any other hold-fire script
 
 

@@ -1,19 +1,18 @@
 #!/usr/bin/env python3
-"""Issue 27's measurement that chooses the game's default storage: every pooled layout against
+"""The measurement that chooses the game's default storage: every pooled layout against
 pooling off, side by side in one run, on this machine.
 
   storm:     assets/scenarios/storm.json, --autofire --seed 11 --frames 2400, headless. Per
              candidate: the simulation's p50 per frame, heap / this p50, and its growth frames.
              A growth frame is compared two ways, on the frame-wise median over repetitions:
-             (a) with the median of the 61 frames around it (issue 27's wording), and (b) with
+             (a) with the median of the 61 frames around it (the spike test), and (b) with
              the same frame of the same game in a control run whose pools were reserved up front
              and never grow (same state hash). The storm's growth frames are its burst frames
              (an explosion's 5,000 particles fill the page), so (a) also counts the burst: the
              control run shows what (a) reads with no growth at all. A layout is spike-free when
-             its worst growth frame costs <= 2x the median of its 61 neighbours: issue 27's test,
-             which the game meets since it grows only at the end of a step without a burst
-             (ObjectStore::make_room). Until then no layout met it, and this tool judged by (b);
-             (b) still prints, and now reads higher than (a): a growth on a cheap frame is a
+             its worst growth frame costs <= 2x the median of its 61 neighbours: the spike test,
+             which the game meets because it grows only at the end of a step without a burst
+             (ObjectStore::make_room). (b) prints too, and reads higher than (a): a growth on a cheap frame is a
              larger share of it, and a run that grows also pays page faults the control, backed
              at load, never does.
   hold fire: assets/scripts/hold_fire.json (10 s pooled, 10 s heap, 10 s pooled) per layout:

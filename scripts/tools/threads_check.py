@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The parallel update phase measured (issue 30): storm.json at --threads 1 and 2 (or --threads
+"""The parallel update phase measured: storm.json at --threads 1 and 2 (or --threads
 LIST), pooled and heap, runs interleaved, repeated --reps times. Prints each configuration's
 median sim p50 and p99, its phase times, the 2-thread / 1-thread ratios (of the medians, and the
 median of each rep's own ratio), and whether every run ended on the same state hash (it must: the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the same Google Benchmark suites from two builds, interleaved (A B A B ...), and prints
 each pool contender's time relative to std::vector, per build, side by side (medians of the
-rounds' CPU times). Ratios, not absolute times: the machine is noisy (see DESIGN.md).
+rounds' CPU times). Ratios, not absolute times: the machine is noisy (see docs/design.md).
 
 usage: compare_ratios.py BUILD_A BUILD_B [--rounds N] [--cpu C]
   BUILD_x is a build directory with engine/bench/<suite> executables.

@@ -154,7 +154,7 @@ TEST_P(ListDisciplines, ChurnKeepsTheListEqualToThePoolsLiveSet) {
   }
 }
 
-// update_chunked (issue 30) on a WorkerTeam against update(): two managed pools churned by the
+// update_chunked on a WorkerTeam against update(): two managed pools churned by the
 // same decisions (keyed by value, not by visit order) keep the same list, in the same order,
 // and hand out the same slots, at every chunk count.
 TEST_P(ListDisciplines, ChunkedUpdateEndsAsUpdateDoesAtEveryChunkCount) {

@@ -1,5 +1,5 @@
-// ConcurrentPool<T> for T smaller than AddressSanitizer's 8-byte shadow granule (issue 14,
-// bug 7): neighbouring slots must not share a shadow byte, or two threads poisoning their own
+// ConcurrentPool<T> for T smaller than AddressSanitizer's 8-byte shadow granule:
+// neighbouring slots must not share a shadow byte, or two threads poisoning their own
 // slots race on it (false use-after-poison, ASan CHECK failures), and a released slot beside a
 // live one stays readable. Meant for the asan and tsan presets; in release it is plain churn.
 #include <engine/pool/concurrent_pool.hpp>

@@ -1,4 +1,4 @@
-// "Any T works" for a T that can be neither copied nor moved (issue 14, bug 9): it works
+// "Any T works" for a T that can be neither copied nor moved: it works
 // wherever no object has to move (stable storage, a contiguous pool that does not grow while
 // objects live, ConcurrentPool), and what would move one is refused, never compiled wrong.
 #include <engine/pool/concurrent_pool.hpp>

@@ -95,7 +95,7 @@ TEST(AsanPoisoningContiguous, KeptPointerAcrossRelocationIsReported) {
   EXPECT_DEATH(static_cast<void>(read(kept)), "heap-use-after-free");
 }
 
-// Issue 14, bug 7: objects smaller than ASan's 8-byte granule, or not a multiple of it. Slots
+// Objects smaller than ASan's 8-byte granule, or not a multiple of it. Slots
 // are padded to whole granules under ASan, so a released slot is poisoned even beside a live one.
 struct Odd12 {
   std::uint32_t a, b, c;

@@ -136,7 +136,7 @@ TEST_P(DebugChecks, ReleasedSlotsHoldThePoisonPattern) {
 
 INSTANTIATE_TEST_SUITE_P(AllModes, DebugChecks, ::testing::ValuesIn(kAllModes), mode_name);
 
-// Issue 27, item 6: objects that own another object of their pool (a PoolPtr member) and
+// Objects that own another object of their pool (a PoolPtr member) and
 // release it when they die, run by the pool's own multi-object operations.
 struct Owner {
   explicit Owner(int value) : tracked(value) {}

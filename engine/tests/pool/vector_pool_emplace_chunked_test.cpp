@@ -1,4 +1,4 @@
-// VectorPool<T>::emplace_chunked (issue 30): a batch of emplaces built on a team ends every
+// VectorPool<T>::emplace_chunked: a batch of emplaces built on a team ends every
 // layout exactly as the same emplaces one at a time do (same slots, positions, generations, so
 // the same handles and walk order) at any chunk count and in any task order; the part that needs
 // growth grows as emplace() does; a cap stops it where emplace() would have failed.

@@ -1,4 +1,4 @@
-// What StorageMode::packed_pages adds to the pool contract (issue 27): packed's dense objects,
+// What StorageMode::packed_pages adds to the pool contract: packed's dense objects,
 // in fixed pages, so growth adds a page and moves nothing; handles through a paged sparse
 // index; shrink_to_fit() giving whole pages back; and live migration between every pair of
 // layouts with every handle kept. The contract every layout shares is tested over kAllModes

@@ -1,4 +1,4 @@
-// What StorageMode::packed adds to the pool contract (issue 16): objects dense at the front,
+// What StorageMode::packed adds to the pool contract: objects dense at the front,
 // a release moving the last object into the hole, handles through the sparse index, the
 // range-for rule that follows from it, get_at() in every mode, and the memory it reports.
 #include <engine/pool/vector_pool.hpp>

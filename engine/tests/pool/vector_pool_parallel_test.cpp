@@ -1,4 +1,4 @@
-// VectorPool<T>'s chunked passes (issue 30): erase_if_chunked ends every layout exactly as
+// VectorPool<T>'s chunked passes: erase_if_chunked ends every layout exactly as
 // erase_if does (same victims, same free stack, so the same slots for the next emplaces) at
 // any chunk count, run inline or on a WorkerTeam; for_each_listed_chunked visits each entry once.
 #include <engine/pool/vector_pool.hpp>

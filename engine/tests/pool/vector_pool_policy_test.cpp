@@ -98,9 +98,9 @@ class RaiseCapAfterShortPage : public ::testing::TestWithParam<RaiseCase> {
 };
 
 // The fuzzer's regress_stable_partial_page_then_grow: a stable pool filled to a cap that
-// ends inside a page, the cap raised, then growth and churn. Before the fix, the next page
-// started at index page_slots while the short page held fewer slots, and the bump index
-// walked past the short page's end.
+// ends inside a page, the cap raised, then growth and churn. The storage holds whole pages, so
+// the slots past the old cap fill the rest of the short page before a page is added, and the
+// bump index never walks past the pages' end.
 TEST_P(RaiseCapAfterShortPage, GrowthAndChurnKeepEveryInvariant) {
   const RaiseCase c = GetParam();
   std::mt19937 rng(1234);

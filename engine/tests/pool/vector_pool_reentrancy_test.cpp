@@ -1,6 +1,6 @@
-// VectorPool<T> when T's constructor or destructor calls back into its own pool (issue 14,
-// bugs 1-6): a slot is claimed before T is built, an object is dead before its destructor
-// runs, and clear()/~VectorPool re-read the occupancy after each destructor. Every test runs
+// VectorPool<T> when T's constructor or destructor calls back into its own pool: a slot is
+// claimed before T is built, an object is dead before its destructor runs, and
+// clear()/~VectorPool re-read the occupancy after each destructor. Every test runs
 // in both storage modes and is meant for the asan and tsan presets as much as for release.
 #include <engine/pool/vector_pool.hpp>
 
@@ -69,7 +69,7 @@ class Reentrancy : public LifetimeChecked<::testing::TestWithParam<StorageMode>>
   }
 };
 
-// Bug 1: the walk used a copy of the occupancy word and marked a slot dead after ~T().
+// clear() marks a slot dead before ~T() and re-reads the live occupancy word (not a copy) after it.
 TEST_P(Reentrancy, ClearWithDestructorsReleasingOtherLiveObjectsDestroysEachOnce) {
   for (const bool root_first : {true, false}) {
     VectorPool<TreeNode> pool(policy(GetParam(), 16));
@@ -99,7 +99,7 @@ TEST_P(Reentrancy, PoolDestructorWithDestructorsReleasingOtherLiveObjectsDestroy
   }
 }
 
-// Issue 27, item 6, trap 1: a tree whose nodes own their children through PoolPtr, with no
+// A tree whose nodes own their children through PoolPtr, with no
 // contains() guard, as a game would write it. clear() and ~VectorPool destroy in slot order
 // (packed: from the back), so a child often dies before its owner; the owner's PoolPtr then
 // releases a handle the teardown already destroyed. Legal by the contract (each object dies
@@ -230,7 +230,7 @@ TEST_P(PoolPtrTree, DestructorsQueueingWhatTheTeardownDestroyedAreQuietToo) {
   EXPECT_EQ(Lifetimes::live(), 0);
 }
 
-// Bug 5: release(), flush_releases(), erase_if() and clear() mark the object dead first.
+// release(), flush_releases(), erase_if() and clear() mark the object dead before ~T() runs.
 TEST_P(Reentrancy, AnObjectIsDeadWhileItsOwnDestructorRuns) {
   VectorPool<TreeNode> pool(policy(GetParam(), 16));
   TreeNode::pool = &pool;
@@ -280,7 +280,7 @@ class ReentrantConstructor : public Reentrancy {
   }
 };
 
-// Bug 2: the slot was claimed after construction, so the nested emplace got the same slot.
+// The slot is claimed before T is built, so an emplace inside the constructor gets another slot.
 TEST_P(ReentrantConstructor, AConstructorThatEmplacesGetsAnotherSlot) {
   VectorPool<Spawner> pool(policy(GetParam(), 64));
   Spawner::pool = &pool;
@@ -396,7 +396,7 @@ class ReentrantDestructor : public LifetimeChecked<::testing::TestWithParam<Stor
   }
 };
 
-// Bug 3: release() ran ~T() in the slot that a relocating growth inside it then freed.
+// release() runs ~T() safely when the destructor's own emplace makes the pool grow and relocate.
 TEST_P(ReentrantDestructor, ADestructorThatEmplacesIntoAFullPoolDuringReleaseIsSafe) {
   VectorPool<Phoenix> pool(policy(GetParam(), 64, 0, kDefaultMaxCapacity, 64));
   Phoenix::pool = &pool;
@@ -423,7 +423,7 @@ TEST_P(ReentrantDestructor, ADestructorThatEmplacesIntoAFullPoolDuringReleaseIsS
   pool.clear();
 }
 
-// Bug 4: a destructor's emplace during clear() was counted but its occupancy bit was cleared.
+// An object a destructor emplaces during clear() is counted, marked live, and destroyed by the same clear().
 TEST_P(ReentrantDestructor, ObjectsEmplacedByDestructorsDuringClearAreDestroyedToo) {
   VectorPool<Phoenix> pool(policy(GetParam(), 256, 0, kDefaultMaxCapacity, 64));
   Phoenix::pool = &pool;
@@ -452,9 +452,9 @@ TEST_P(ReentrantDestructor, ObjectsEmplacedByDestructorsDuringThePoolDestructorA
   EXPECT_EQ(Lifetimes::live(), 0);
 }
 
-// Bug 6: stable shrink_to_fit did not bump the storage epoch, so a range-for that went on
-// read a freed page. Now the iterator notices: a debug assertion, and in release builds the
-// loop ends instead of reading freed memory.
+// Stable shrink_to_fit bumps the storage epoch, so a range-for that goes on after it would
+// read a freed page; the iterator notices: a debug assertion, and in release builds the loop
+// ends instead of reading freed memory.
 TEST(ReentrancyStable, ShrinkToFitInsideARangeForIsCaught) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const auto run = [] {

@@ -417,7 +417,7 @@ TEST_P(VectorPoolModes, ZeroInitialCapacityGrowsOnFirstEmplace) {
   EXPECT_GE(pool.capacity(), 1u);
 }
 
-// Aggregates with no constructor (issue 27, item 6): emplace(args...) builds T{args...} when
+// Aggregates with no constructor: emplace(args...) builds T{args...} when
 // T(args...) does not compile, as EnTT does, on every path that builds an object: a slot off
 // the free stack, a bumped slot, a stable page's growth, a relocating growth, and acquire().
 struct Point {  // trivial: the noexcept path
