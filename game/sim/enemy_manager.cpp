@@ -176,8 +176,8 @@ std::size_t EnemyManager::most_shots_per_enemy(float dt) const noexcept {
 
 void EnemyManager::update(engine::WorkerTeam& team, float dt, const Vec2* aim_at, BulletManager& enemy_bullets) {
   const std::size_t count = by_seq_.size();
-  const std::size_t chunks = ObjectStore<Enemy>::chunks_for(count, team);      // few enemies: one chunk, inline
-  if (shot_buffers_.size() < chunks) fit_buffers(team.size(), dt);  // allocates only when the threads change
+  const std::size_t chunks = ObjectStore<Enemy>::chunks_for(count, team);  // few enemies: one chunk, inline
+  if (shot_buffers_.size() < chunks) fit_buffers(team.size(), dt);         // allocates only when the threads change
   for (ShotBuffer& buffer : shot_buffers_) buffer.shots.clear();
   team(chunks, [&](std::size_t k) {
     std::vector<Shot>& shots = shot_buffers_[k].shots;

@@ -104,8 +104,11 @@ TEST(ObjectStore, HeapModeCountsTheGrowthOfItsPointerArray) {
   small_pages.page_slots = 64;
   ObjectStore<Tracked> store(small_pages, false);
   EXPECT_EQ(store.pool().policy().storage, engine::StorageMode::heap);
+  std::uint64_t doublings = 0;
+  for (std::size_t slots = store.capacity(); slots < 100; slots *= 2) ++doublings;
   for (std::uint64_t i = 0; i < 100; ++i) store.spawn(Tracked(i, 0));
-  EXPECT_EQ(store.stats().growth_events, 5u) << "4 -> 8 -> 16 -> 32 -> 64 -> 128 pointer slots";
+  EXPECT_GT(doublings, 0u);
+  EXPECT_EQ(store.stats().growth_events, doublings) << "the pointer array doubles until 100 fit";
   EXPECT_GE(store.stats().capacity, 100u);
   EXPECT_GE(store.stats().bytes_held, 100 * sizeof(Tracked)) << "the objects' own allocations count";
   store.clear();

@@ -36,8 +36,8 @@ class CorePool : public ::testing::Test {
   }
 };
 
-using Storages = ::testing::Types<engine::Contiguous, engine::StablePages, engine::Packed, engine::PackedPages,
-                                  engine::HeapNodes>;
+using Storages =
+    ::testing::Types<engine::Contiguous, engine::StablePages, engine::Packed, engine::PackedPages, engine::HeapNodes>;
 class StorageName {
  public:
   template <class S>

@@ -264,8 +264,7 @@ TEST(DebugChecksContiguous, RelocatingEmplaceInsideForEachAborts) {
   VectorPool<Tracked> pool(policy(StorageMode::contiguous, 2));
   pool.emplace(1);
   pool.emplace(2);
-  EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.emplace(3); }),
-               "growth that moves objects inside a pass");
+  EXPECT_DEATH(pool.for_each([&](Tracked&) { pool.emplace(3); }), "growth that moves objects inside a pass");
 }
 
 TEST(DebugChecksStable, GrowthInsideForEachIsAllowed) {

@@ -131,8 +131,7 @@ TEST_P(VectorPoolModes, ForEachWithHandleGivesTheLiveHandle) {
 }
 
 TEST_P(VectorPoolModes, RangeForToleratesReleasingTheCurrentAndLaterObjects) {
-  if (is_packed_storage(GetParam()))
-    GTEST_SKIP() << "packed moves objects on release: see vector_pool_packed_test";
+  if (is_packed_storage(GetParam())) GTEST_SKIP() << "packed moves objects on release: see vector_pool_packed_test";
   VectorPool<Tracked> pool(small_policy(GetParam()));
   std::vector<PoolHandle> handles;
   for (int i = 0; i < 130; ++i) handles.push_back(*pool.emplace(i));

@@ -45,7 +45,8 @@ bool migrate(Pool<T, To>& to, Pool<T, From>& from) {
   using A = PoolAccess;
   auto& store = A::store(to);
   auto& table = A::table(from);
-  if (!to.empty() || A::refuse_mid_pass(from, "set_policy() inside a pass or T's callbacks (a storage switch)")) return false;
+  if (!to.empty() || A::refuse_mid_pass(from, "set_policy() inside a pass or T's callbacks (a storage switch)"))
+    return false;
   if (!std::is_move_constructible_v<T> && !from.empty()) return false;
   const std::size_t target =
       std::min(store.room_for(std::max(from.capacity(), to.capacity())), to.policy().max_capacity);
