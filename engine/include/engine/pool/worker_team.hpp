@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // engine::WorkerTeam: a small persistent team of threads for the pool's chunked passes
 // (VectorPool::erase_if_chunked, for_each_listed_chunked). Part of the header-only pool library.
