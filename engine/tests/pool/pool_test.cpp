@@ -57,13 +57,15 @@ TYPED_TEST(CorePool, EmplaceGetReleaseCountEveryLifetime) {
     EXPECT_EQ(pool.size(), 300u);
     for (int i = 0; i < 300; ++i) EXPECT_EQ(pool.get(handles[static_cast<std::size_t>(i)])->value(), i);
     EXPECT_TRUE(pool.release(handles[7]));
+#if !ENGINE_POOL_DEBUG  // debug builds stop at misuse instead (vector_pool_debug_test)
     EXPECT_FALSE(pool.release(handles[7])) << "a double release is refused";
+    EXPECT_EQ(pool.stats().failed_releases, 1u);
+#endif
     EXPECT_EQ(pool.get(handles[7]), nullptr);
     EXPECT_FALSE(pool.contains(handles[7]));
     const PoolHandle reused = *pool.emplace(1000);
     EXPECT_EQ(reused.index, handles[7].index) << "the freed slot is handed out next";
     EXPECT_EQ(pool.get(handles[7]), nullptr) << "the stale handle does not reach the new object";
-    EXPECT_EQ(pool.stats().failed_releases, 1u);
     EXPECT_EQ(pool.stats().stale_gets, 2u);
     EXPECT_TRUE(pool.validate());
   }
@@ -102,7 +104,9 @@ TYPED_TEST(CorePool, TwoPhaseUpdateReleasesWhatTheWalkMarked) {
     ++visited;
     EXPECT_EQ(pool.get(h), &t);
     if (t.value() % 3 == 0) pool.release_later(h);
+#if !ENGINE_POOL_DEBUG
     EXPECT_FALSE(pool.release(h)) << "release() mid-pass is refused";
+#endif
   });
   EXPECT_EQ(visited, 200);
   EXPECT_EQ(pool.size(), 200u) << "nothing dies mid-pass";

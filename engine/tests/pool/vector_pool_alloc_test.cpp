@@ -1,6 +1,7 @@
 // VectorPool<T>: once a pool has stopped growing, the two-phase release paths
 // (release_later + flush_releases, erase_if) never allocate, however many objects one pass
-// kills. This file replaces the global operator new to count every heap allocation.
+// kills. This file replaces the global operator new and delete family (every form, so a
+// sanitizer's own never meets them) to count every heap allocation.
 #include <engine/pool/vector_pool.hpp>
 
 #include <gtest/gtest.h>
@@ -47,6 +48,14 @@ void* operator new(std::size_t size, std::align_val_t alignment) { return counte
 void* operator new[](std::size_t size, std::align_val_t alignment) {
   return counted_aligned_allocation(size, alignment);
 }
+void* operator new(std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+  ++g_allocations;
+  const auto align = static_cast<std::size_t>(alignment);
+  return std::aligned_alloc(align, size == 0 ? align : (size + align - 1) / align * align);
+}
+void* operator new[](std::size_t size, std::align_val_t alignment, const std::nothrow_t& tag) noexcept {
+  return operator new(size, alignment, tag);
+}
 // GCC 12 at -O1 (the sanitizer presets) inlines these replacements into gtest's `new Test`
 // and then warns that free() meets operator new: true for the standard operators, false for
 // these, which allocate with malloc themselves.
@@ -61,6 +70,10 @@ void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace pool_test {
 namespace {

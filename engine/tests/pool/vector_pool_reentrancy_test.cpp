@@ -452,10 +452,9 @@ TEST_P(ReentrantDestructor, ObjectsEmplacedByDestructorsDuringThePoolDestructorA
   EXPECT_EQ(Lifetimes::live(), 0);
 }
 
-// Stable shrink_to_fit bumps the storage epoch, so a range-for that goes on after it would
-// read a freed page; the iterator notices: a debug assertion, and in release builds the loop
-// ends instead of reading freed memory.
-TEST(ReentrancyStable, ShrinkToFitInsideARangeForIsCaught) {
+// An iterator is a position: after a stable shrink_to_fit frees the page it stands on, ++ reads
+// the slot table only, finds nothing live past it, and the loop ends.
+TEST(ReentrancyStable, ShrinkToFitInsideARangeForEndsTheLoopSafely) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const auto run = [] {
     VectorPool<Tracked> pool(policy(StorageMode::stable, 0, 0, kDefaultMaxCapacity, 64));
@@ -471,11 +470,7 @@ TEST(ReentrancyStable, ShrinkToFitInsideARangeForIsCaught) {
     }
     return visited;
   };
-  if (ENGINE_POOL_DEBUG) {
-    EXPECT_DEATH(run(), "pool storage moved during a range-for");
-  } else {
-    EXPECT_EQ(run(), 65);
-  }
+  EXPECT_EQ(run(), 65);  // under ASan too: nothing reads the freed page
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModes, Reentrancy, ::testing::ValuesIn(kAllModes), mode_name);

@@ -557,7 +557,7 @@ bool Pool<T, S>::may_grow(bool asked) noexcept {
       return false;
     }
     if (!std::is_move_constructible_v<T> && !empty()) {
-      ENGINE_POOL_ASSERT(!asked, "growth would move objects of a T that can be neither moved nor copied");
+      ENGINE_POOL_ASSERT(false, "growth would move objects of a T that can be neither moved nor copied");
       return false;
     }
   }

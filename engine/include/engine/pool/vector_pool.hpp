@@ -47,7 +47,10 @@ bool migrate(Pool<T, To>& to, Pool<T, From>& from) {
   auto& table = A::table(from);
   if (!to.empty() || A::refuse_mid_pass(from, "set_policy() inside a pass or T's callbacks (a storage switch)"))
     return false;
-  if (!std::is_move_constructible_v<T> && !from.empty()) return false;
+  if (!std::is_move_constructible_v<T> && !from.empty()) {
+    ENGINE_POOL_ASSERT(false, "a storage switch would move objects of a T that can be neither moved nor copied");
+    return false;
+  }
   const std::size_t target =
       std::min(store.room_for(std::max(from.capacity(), to.capacity())), to.policy().max_capacity);
   if (target < from.capacity() || !table.reserve(target) || !store.grow(store.room_for(target), A::table(to)) ||

@@ -32,8 +32,8 @@
 
 namespace engine::detail {
 
-// Plain operator new where the alignment allows, so a program's replacement of it (a counting
-// or failing allocator) sees the pool's allocations too.
+// The nothrow operator new, and its own delete: by default they call the plain forms, so a
+// program's replacement of those (a counting or failing allocator) sees the pool's allocations.
 inline void* allocate_bytes(std::size_t bytes, std::size_t align) noexcept {
   if (bytes == 0) bytes = 1;
   if (align <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) return ::operator new(bytes, std::nothrow);
@@ -42,9 +42,9 @@ inline void* allocate_bytes(std::size_t bytes, std::size_t align) noexcept {
 inline void free_bytes(void* p, std::size_t align) noexcept {
   if (p == nullptr) return;
   if (align <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
-    ::operator delete(p);
+    ::operator delete(p, std::nothrow);
   } else {
-    ::operator delete (p, std::align_val_t{align});
+    ::operator delete (p, std::align_val_t{align}, std::nothrow);
   }
 }
 
