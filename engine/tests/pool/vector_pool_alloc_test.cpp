@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -17,7 +18,7 @@
 #include "support/pool_test_support.hpp"
 
 namespace {
-std::size_t g_allocations = 0;  // every operator new in the process; single-threaded test
+std::atomic<std::size_t> g_allocations{0};  // every operator new in the process (threads share the program)
 
 void* counted_allocation(std::size_t size) {
   ++g_allocations;
