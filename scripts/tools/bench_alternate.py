@@ -13,27 +13,42 @@ a VM's steal time only ever adds.
 import argparse
 import collections
 import json
+import os
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
+
+
+def run_rows(binary, pattern, repetitions=3, extra=()):
+    """Each repetition's row (Google Benchmark's JSON: run_name, real_time, cpu_time, ...) of the
+    benchmarks matching pattern, the binary pinned to core 1, repetitions interleaved at random."""
+    with tempfile.TemporaryDirectory() as tmp:  # a file: some suites print their own summary to stdout
+        out = os.path.join(tmp, "out.json")
+        command = [binary, "--benchmark_filter=" + pattern, f"--benchmark_repetitions={repetitions}",
+                   "--benchmark_enable_random_interleaving=true", "--benchmark_report_aggregates_only=false",
+                   f"--benchmark_out={out}",
+                   "--benchmark_out_format=json", *extra]
+        if shutil.which("taskset"):
+            command = ["taskset", "-c", "1"] + command
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"bench_alternate: {binary} exited {done.returncode}: {done.stderr.strip()[:400]}")
+        if "Failed to match" in done.stdout + done.stderr:
+            sys.exit(f"bench_alternate: no benchmark in {binary} matched {pattern!r}")
+        try:
+            with open(out) as f:
+                rows = json.load(f)["benchmarks"]
+        except (OSError, ValueError, KeyError) as error:
+            sys.exit(f"bench_alternate: {binary} did not write benchmark JSON ({error})")
+    if any(row.get("error_occurred") for row in rows):
+        sys.exit(f"bench_alternate: {binary} reported an error: {[r['name'] for r in rows if r.get('error_occurred')]}")
+    return [row for row in rows if row.get("run_type") == "iteration"]
 
 
 def run_once(binary, pattern):
-    command = [binary, "--benchmark_filter=" + pattern, "--benchmark_repetitions=3",
-               "--benchmark_enable_random_interleaving=true", "--benchmark_format=json"]
-    if shutil.which("taskset"):
-        command = ["taskset", "-c", "1"] + command
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"bench_alternate: {binary} exited {done.returncode}: {done.stderr.strip()[:400]}")
-    if "Failed to match" in done.stdout + done.stderr:
-        sys.exit(f"bench_alternate: no benchmark in {binary} matched {pattern!r}")
-    try:
-        rows = json.loads(done.stdout)["benchmarks"]
-    except (ValueError, KeyError) as error:
-        sys.exit(f"bench_alternate: {binary} did not print benchmark JSON ({error})")
-    return [(row["run_name"], row["real_time"]) for row in rows if row.get("run_type") == "iteration"]
+    return [(row["run_name"], row["real_time"]) for row in run_rows(binary, pattern)]
 
 
 def main():
