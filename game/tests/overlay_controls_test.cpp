@@ -162,15 +162,17 @@ TEST(OverlayControls, AClickOnThePanelNeverFiresAClickBesideItDoes) {
 
 // Reading the panel never costs a life: with the mouse resting on the panel and nothing held,
 // the game waits (no step, no life lost, the mark shown); with fire held and the mouse still
-// there it runs, so a click on OFF shows its jump at once; with the mouse back on the
-// playfield it runs as before.
+// there it runs, so a click on OFF shows its jump at once; with the pointer gone from the
+// window, or back on the playfield, it runs as before. (The offscreen driver has no X11 pointer
+// cache, so the leave checks the game's side only: imgui_layer.cpp forgets the pointer on leave.)
 TEST(OverlayControls, ReadingThePanelPausesTheGameUnlessFireOrMoveIsHeld) {
   Harness h("default.json", false);
   SKIP_WITHOUT_GL(h);
   std::uint64_t step_on_panel = 0, step_before_click = 0, step_read = 0, step_fire_down = 0, step_fire_held = 0,
-                step_back = 0;
+                step_left = 0, step_back = 0;
   int lives_on_panel = -1, lives_read = -1;
   bool pooled_while_read = true, marked = false, marked_with_fire = true, marked_after = true, moved_step = false;
+  bool reading_again = false, left_runs = false;
   const auto key = [&](Uint32 type, SDL_Scancode code) {
     SDL_Event e{};
     e.type = type;
@@ -204,11 +206,21 @@ TEST(OverlayControls, ReadingThePanelPausesTheGameUnlessFireOrMoveIsHeld) {
     if (f == 66) key(SDL_KEYDOWN, SDL_SCANCODE_D);  // movement alone also plays on
     if (f == 70) moved_step = h.sim.frame() > step_fire_held + 5;
     if (f == 72) key(SDL_KEYUP, SDL_SCANCODE_D);
-    if (f == 76) h.push(SDL_MOUSEMOTION, 300, 400);  // the playfield
-    if (f == 80) step_back = h.sim.frame();
-    if (f == 96) marked_after = h.game->reading_panel();
+    if (f == 76) reading_again = h.game->reading_panel();
+    if (f == 78) {  // the pointer leaves the window from the panel: nobody reads it
+      SDL_Event e{};
+      e.type = SDL_WINDOWEVENT;
+      e.window.windowID = SDL_GetWindowID(h.app->window().sdl_window());
+      e.window.event = SDL_WINDOWEVENT_LEAVE;
+      SDL_PushEvent(&e);
+    }
+    if (f == 82) step_left = h.sim.frame();
+    if (f == 96) left_runs = h.sim.frame() >= step_left + 10 && !h.game->reading_panel();
+    if (f == 98) h.push(SDL_MOUSEMOTION, 300, 400);  // the playfield
+    if (f == 102) step_back = h.sim.frame();
+    if (f == 118) marked_after = h.game->reading_panel();
   };
-  ASSERT_EQ(h.run(100), 0);
+  ASSERT_EQ(h.run(122), 0);
   EXPECT_GT(step_on_panel, 0u);
   EXPECT_EQ(step_before_click, step_on_panel) << "the mouse on the panel with nothing held: no step";
   EXPECT_LE(step_read, step_on_panel + 2) << "the click's one step, and no more";
@@ -219,6 +231,8 @@ TEST(OverlayControls, ReadingThePanelPausesTheGameUnlessFireOrMoveIsHeld) {
   EXPECT_FALSE(marked_with_fire);
   EXPECT_GT(h.sim.stats().pools[0].spawns, 0u) << "and the ship fired";
   EXPECT_TRUE(moved_step) << "movement held: the game runs";
+  EXPECT_TRUE(reading_again) << "let go with the mouse on the panel: it waits again";
+  EXPECT_TRUE(left_runs) << "the pointer gone from the window: the game runs";
   EXPECT_GE(h.sim.frame(), step_back + 14) << "the mouse back on the playfield: the game runs";
   EXPECT_FALSE(marked_after);
 }
