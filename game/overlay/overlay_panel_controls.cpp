@@ -305,7 +305,7 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
       "Headless: poolshot --headless --compare --report FILE.");
   if (out.start_compare) compare_scroll_pending_ = true;  // its result comes into view when done
   if (!run) {
-    ImGui::TextColored(kDim, "load: autofire in both runs; no comparison yet");
+    ImGui::TextColored(kDim, "load: fire held in both runs; no comparison yet");
     return;
   }
   ImGui::PushTextWrapPos(0.0f);
