@@ -3,6 +3,8 @@
 #include <engine/imgui_layer.hpp>
 
 #include <imgui.h>
+
+#include <cfloat>
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
 
@@ -117,10 +119,12 @@ bool ImGuiLayer::feed(const SDL_Event& event) {
   }
   if (event.type == SDL_MOUSEMOTION) {
     event_mouse_valid_ = true;
+    pointer_left_ = false;
     event_mouse_x_ = static_cast<float>(event.motion.x);
     event_mouse_y_ = static_cast<float>(event.motion.y);
   } else if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_LEAVE) {
     event_mouse_valid_ = false;
+    pointer_left_ = true;
   }
   return ImGui_ImplSDL2_ProcessEvent(&event);
 }
@@ -141,6 +145,9 @@ void ImGuiLayer::begin_frame(double fixed_delta_seconds) {
   // focus (the offscreen driver) the backend reads nothing at all. Motion events are exact in
   // both cases, and outside the window too while a held button captures the mouse.
   if (event_mouse_valid_) io.MousePos = ImVec2(event_mouse_x_, event_mouse_y_);
+  // Gone from the window (no button held: a drag goes on sending motion events): no pointer,
+  // rather than the stale cache's place, which kept a panel hovered with the pointer outside.
+  if (pointer_left_ && !event_mouse_valid_) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   // A click this frame happened where its event says, wherever the pointer went after it.
   if (click_pos_valid_) io.MousePos = ImVec2(click_x_, click_y_);
   // After the backend: it has just written its own measured DeltaTime.

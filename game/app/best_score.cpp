@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 #include <limits>
 
 namespace game {
@@ -68,6 +70,17 @@ BestScoreRead read_best_score(const std::string& path) {
 }
 
 bool write_best_score(const std::string& path, std::int64_t best, std::string& error) {
+  // A folder that is not there yet (a fresh $POOLSHOT_PREF_DIR) is made, with its parents.
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
+    std::filesystem::create_directories(folder, ec);
+    if (ec) {
+      error = "cannot save best score to '" + path + "': cannot create the folder '" + folder.string() +
+              "': " + ec.message();
+      return false;
+    }
+  }
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);

@@ -20,7 +20,8 @@ std::string format_best_score(std::int64_t best);
 bool parse_best_score(const std::string& text, std::int64_t& best, std::string& why);
 
 BestScoreRead read_best_score(const std::string& path);
-// Writes through a temporary file renamed over `path`, so a crash never leaves half a file.
+// Writes through a temporary file renamed over `path`, so a crash never leaves half a file;
+// makes the file's folder first when it does not exist.
 bool write_best_score(const std::string& path, std::int64_t best, std::string& error);
 
 class BestScoreFile {

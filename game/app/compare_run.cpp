@@ -20,6 +20,7 @@ std::unique_ptr<Simulation> make_run(const Scenario& base, std::uint64_t seed, c
   auto sim = std::make_unique<Simulation>(scenario, seed);
   sim->settings() = settings;
   sim->settings().pooling = pooling;
+  sim->settings().autofire = false;  // the load is held fire (held_fire), the same in both runs
   return sim;
 }
 
@@ -28,12 +29,22 @@ CompareResult empty_result(const Scenario& scenario, std::uint64_t seed, std::ui
   r.scenario = scenario.name;
   r.seed = seed;
   r.frames = frames;
+  r.load = "fire held, aiming straight up, in both runs (as assets/scripts/hold_fire.json)";
   r.pooled.pooling = true;
   r.heap.pooling = false;
   // Reserved up front: a growing series must not count as the runs' allocations, nor cost time.
   r.pooled.log = FrameLog(static_cast<std::size_t>(frames), 0);
   r.heap.log = FrameLog(static_cast<std::size_t>(frames), 0);
   return r;
+}
+
+// The load: fire held from the first step, aimed straight up, nothing else touched (the
+// hold-fire script's input). The escalation then climbs as it does for a player holding fire.
+Input held_fire(const Simulation& sim) {
+  Input in;
+  in.fire = true;
+  in.aim = sim.player_position() + Vec2{0, 10000};
+  return in;
 }
 
 }  // namespace
@@ -56,11 +67,11 @@ bool CompareRun::advance(double budget_ms) {
   while (!result_.done) {
     // The order flips every frame, so neither run always follows the other's cache traffic.
     if (next_frame_ % 2 == 0) {
-      pooled_loop_.step({});
-      heap_loop_.step({});
+      pooled_loop_.step(held_fire(*pooled_));
+      heap_loop_.step(held_fire(*heap_));
     } else {
-      heap_loop_.step({});
-      pooled_loop_.step({});
+      heap_loop_.step(held_fire(*heap_));
+      pooled_loop_.step(held_fire(*pooled_));
     }
     if (++next_frame_ >= result_.frames) finish();
     if (std::chrono::duration<double, std::milli>(clock::now() - start).count() >= budget_ms) break;

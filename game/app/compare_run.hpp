@@ -9,6 +9,11 @@
 // Each run steps through its own StepLoop (app/step_loop.hpp: the one step loop) into its own
 // FrameLog (the CompareResult in metrics/compare_result.hpp).
 //
+// Both runs play under load: fire held from the first step, aimed straight up (the input of
+// assets/scripts/hold_fire.json), autofire off, whatever the player's own settings. With no
+// input the ship never fires, the pools stay at a few dozen objects and the replay "shows" heap
+// as fast as pooled; the autopilot fires in bursts and stays near a thousand objects.
+//
 // The overlay advances a CompareRun a few milliseconds per rendered frame, so the window
 // stays responsive; `poolshot --headless --compare` runs it to the end at once.
 #include "app/step_loop.hpp"

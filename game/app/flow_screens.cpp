@@ -59,11 +59,18 @@ void GameApp::carry_out(const FlowEffects& effects) {
   if (effects.restart_sim) restart_pending_ = true;
   if (effects.toggle_overlay) app_.set_overlay_visible(!app_.overlay_visible());
   if (effects.quit) app_.request_quit();
-  app_.set_paused(flow_.wants_clock_paused());
+  sync_clock();
 }
 
 void GameApp::hud() {
   for (auto& entry : buttons_) entry = {};  // a screen not drawn this frame has no buttons
+  // The world's edge, just outside the sprites' clip: under every window, over the clear colour.
+  if (!world_rect_.empty()) {
+    const float o = kEdgeInset - 1;  // a 2-pixel line centred 2.5 pixels out
+    ImGui::GetBackgroundDrawList()->AddRect(ImVec2(world_rect_.x0 - o, world_rect_.y0 - o),
+                                            ImVec2(world_rect_.x1 + o, world_rect_.y1 + o), kWorldEdgeColour, 0.0f, 0,
+                                            2.0f);
+  }
   draw_score_line();
   switch (flow_.state()) {
     case FlowState::title:
@@ -125,6 +132,7 @@ void GameApp::draw_score_line() {
     if (sim_.applied_settings().autofire) {
       ImGui::TextColored(kTitleColour, "AUTOFIRE ON - T to take over (you can still move and restart)");
     }
+    if (reading_panel_) ImGui::TextColored(kTitleColour, "paused: reading the panel - fire or move to play on");
     if (audio_.muted()) ImGui::TextUnformatted("MUTED - M for sound");
     ImGui::PopTextWrapPos();
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

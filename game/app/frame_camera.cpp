@@ -9,6 +9,17 @@ ScreenRect playfield_rect(glm::ivec2 window_size, float panel_width) noexcept {
   return {0, 0, std::max(1.0f, window_w - panel_width), std::max(1.0f, window_h)};
 }
 
+ScreenRect world_area(const ScreenRect& playfield, float hud_bottom) noexcept {
+  const float top = std::clamp(hud_bottom, playfield.y0, playfield.y1 - 1);
+  return {playfield.x0, top, playfield.x1, playfield.y1};
+}
+
+ScreenRect world_on_screen(const engine::Camera2D& camera, const Rect& world) noexcept {
+  const glm::vec2 a = camera.world_to_screen({world.min.x, world.max.y});  // top left (screen y down)
+  const glm::vec2 b = camera.world_to_screen({world.max.x, world.min.y});  // bottom right
+  return {std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)};
+}
+
 engine::Camera2D fit_camera(glm::ivec2 window_size, const ScreenRect& playfield, const Rect& world) noexcept {
   engine::Camera2D camera;
   camera.viewport = {static_cast<float>(std::max(window_size.x, 1)), static_cast<float>(std::max(window_size.y, 1))};

@@ -11,10 +11,14 @@
 #include "app/headless_run.hpp"
 #include "metrics/overlay_recorder.hpp"
 
+#include <engine/imgui_layer.hpp>
+
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 
 namespace game {
@@ -47,15 +51,35 @@ engine::RuntimeActions GameApp::runtime_actions(const engine::InputState& input)
   // The pause binding goes to the flow, the one owner of pause; the clock follows it.
   if (actions.toggle_pause) flow_.toggle_pause();
   actions.toggle_pause = false;
-  app_.set_paused(flow_.wants_clock_paused());
+  reading_panel_ = reads_panel(input);
+  sync_clock();
   return actions;
 }
+
+bool GameApp::reads_panel(const engine::InputState& input) const {
+  // A script plays by itself; the title, pause and game-over screens run no game to pause.
+  if (script_ || !app_.overlay_visible() || flow_.state() != FlowState::playing) return false;
+  // Fire or movement held (or autofire on) means the player is playing: a click on OFF while
+  // holding fire shows its jump on the graph at once.
+  if (fire_held(input) || move_held(input) || sim_.settings().autofire) return false;
+  if (!engine::imgui_capture().mouse || ImGui::GetCurrentContext() == nullptr) return false;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const ScreenRect panel = panel_.panel_rect();
+  return !panel.empty() && mouse.x >= panel.x0 && mouse.x < panel.x1 && mouse.y >= panel.y0 && mouse.y < panel.y1;
+}
+
+void GameApp::sync_clock() { app_.set_paused(flow_.wants_clock_paused() || reading_panel_); }
 
 void GameApp::place_camera(engine::Camera2D& camera, glm::ivec2 window_size) {
   const float panel = app_.overlay_visible() ? OverlayPanel::docked_width(static_cast<float>(window_size.x)) : 0.0f;
   playfield_ = playfield_rect(window_size, panel);
-  clip_playfield_ = panel > 0;
-  camera = fit_camera(window_size, playfield_, sim_.world());
+  // The world goes below the score line as it was drawn last frame (its height changes only
+  // when a line comes or goes), inset so the edge drawn around it stays in the playfield.
+  const float hud_bottom = hud_rect_.empty() ? playfield_.y0 + kHudBandGuess : hud_rect_.y1;
+  ScreenRect area = world_area(playfield_, hud_bottom + kEdgeInset);
+  area = {area.x0 + kEdgeInset, area.y0, area.x1 - kEdgeInset, area.y1 - kEdgeInset};
+  camera = fit_camera(window_size, area, sim_.world());
+  world_rect_ = world_on_screen(camera, sim_.world());
 }
 
 void GameApp::fixed_update(const engine::InputState& input, double /*dt: always Simulation::kStepSeconds*/) {
@@ -121,11 +145,11 @@ void GameApp::render(engine::RenderContext& context) {
 
   if (compare_ && !compare_->done()) compare_->advance(kCompareBudgetMs);
 
-  // The camera and the playfield were placed at the top of the frame (place_camera); render
-  // only reads them: the sprites are clipped to the playfield beside the docked panel.
-  if (clip_playfield_) {
-    context.clip = {0, 0, static_cast<int>(playfield_.x1), static_cast<int>(playfield_.y1)};
-  }
+  // The camera and the world's rectangle were placed at the top of the frame (place_camera);
+  // render only reads them: the sprites are clipped to the world, inside its drawn edge.
+  const int x0 = static_cast<int>(std::lround(world_rect_.x0)), y0 = static_cast<int>(std::lround(world_rect_.y0));
+  const int x1 = static_cast<int>(std::lround(world_rect_.x1)), y1 = static_cast<int>(std::lround(world_rect_.y1));
+  context.clip = {x0, y0, std::max(1, x1 - x0), std::max(1, y1 - y0)};
   collect_sprites(sim_, context.sprites, context.alpha);
 }
 
@@ -145,10 +169,14 @@ void GameApp::start_compare(std::uint64_t frames) {
 }
 
 void GameApp::carry_out(const OverlayCommands& c) {
-  if (c.settings) sim_.settings() = *c.settings;  // the next step applies it
-  if (c.toggle_pause) {                           // the panel's Pause button: the same toggle as P
+  if (c.settings) {
+    sim_.settings() = *c.settings;  // the next step applies it
+    // Paused for reading the panel: one step, so a click on OFF or ON shows at once.
+    if (reading_panel_) app_.clock().request_single_step();
+  }
+  if (c.toggle_pause) {  // the panel's Pause button: the same toggle as P
     flow_.toggle_pause();
-    app_.set_paused(flow_.wants_clock_paused());
+    sync_clock();
   }
   if (c.single_step) app_.clock().request_single_step();
   if (c.volume) audio_.set_volume(*c.volume);
@@ -178,7 +206,8 @@ void GameApp::carry_out(const OverlayCommands& c) {
 void GameApp::imgui() {
   update_overlay_model(model_, {sim_, app_.stats(), rates_}, view_options());
   OverlayRuntime runtime;
-  runtime.paused = app_.paused();
+  runtime.paused = flow_.state() == FlowState::paused;  // the flow's pause, not the panel's
+  runtime.reading_panel = reading_panel_;
   runtime.vsync = app_.vsync();
   runtime.deterministic = app_.deterministic();
   runtime.sound = {audio_.device_open(), audio_.volume(), audio_.muted()};

@@ -6,8 +6,10 @@
 // the report, records pool growths and rates for the debug overlay, and draws a small HUD
 // (score, lives, wave), the title / pause / game-over screens (GameFlow, flow_screens.cpp)
 // and the overlay (F1) with ImGui.
-// The overlay docks at the right edge, full height; the playfield is scaled into the rest of
-// the window and the sprites are clipped to it, so nothing of the game hides under the panel.
+// The overlay docks at the right edge, full height; the playfield is the rest of the window.
+// The world is scaled into the playfield below the score line, the sprites are clipped to it
+// and its edge is drawn, so nothing of the game hides under the panel or the score line, and
+// the line where bullets leave the world is one the player sees.
 // With a ScriptPlayer the script replaces the device input for the simulation (the runtime's
 // own keys, F1, pause, step, quit, still work) and applies its settings changes.
 #include "app/best_score.hpp"
@@ -63,8 +65,18 @@ class GameApp : public engine::AppHooks {
   const CompareRun* compare() const noexcept { return compare_.get(); }
   GameAudio& audio() noexcept { return audio_; }  // main opens its device (not headless)
   const GameFlow& flow() const noexcept { return flow_; }
+  // True while the game is paused because the player reads the panel: the mouse is on it
+  // (ImGui has it), the flow is playing and no fire or movement is held (nor autofire on).
+  // Fire or movement held lets the game run, so a click on the panel shows its effect at once.
+  bool reading_panel() const noexcept { return reading_panel_; }
   // The window rectangle the world is drawn into (the whole window, less the docked panel).
   ScreenRect playfield() const noexcept { return playfield_; }
+  // Where the world is drawn (window pixels): below the score line, inside the playfield, as
+  // large as it fits; the sprites are clipped to it and its edge is drawn just outside it.
+  ScreenRect world_rect() const noexcept { return world_rect_; }
+  static constexpr float kEdgeInset = 4;      // room for the edge between the world and the rest
+  static constexpr float kHudBandGuess = 64;  // the score line's height before it is first drawn
+  static constexpr std::uint32_t kWorldEdgeColour = overlay_colors::pack(96, 128, 176);  // steel blue
   // Where the score line (the HUD) was drawn last: inside the playfield, never under the panel.
   ScreenRect hud_rect() const noexcept { return hud_rect_; }
   std::int64_t hud_score() const noexcept { return hud_score_; }  // the score the HUD printed last frame
@@ -74,6 +86,8 @@ class GameApp : public engine::AppHooks {
 
  private:
   OverlayViewOptions view_options() const;
+  bool reads_panel(const engine::InputState& input) const;
+  void sync_clock();           // the clock pauses for the flow's pause and while the panel is read
   void log_committed_frame();  // the frame FrameStats committed last, into log_ and phases_
   void carry_out(const OverlayCommands& commands);
   void carry_out(const FlowEffects& effects);
@@ -106,11 +120,13 @@ class GameApp : public engine::AppHooks {
   std::size_t growth_records_seen_ = 0;
   BestScoreFile* best_file_;
   GameFlow flow_;
-  bool restart_pending_ = false;  // the flow asked for a fresh world: the next step restarts
-  ScreenRect playfield_;          // placed with the camera at the top of each frame
-  ScreenRect hud_rect_;           // the score line's window, last frame
-  std::int64_t hud_score_ = -1;   // the number it printed (-1: not drawn yet)
-  bool clip_playfield_ = false;   // the panel is docked: clip the sprites to the playfield
+  bool restart_pending_ = false;
+  bool reading_panel_ = false;   // reading_panel(), decided at the top of each frame  // the flow asked for a fresh
+                                 // world: the next step restarts
+  ScreenRect playfield_;         // placed with the camera at the top of each frame
+  ScreenRect hud_rect_;          // the score line's window, last frame
+  std::int64_t hud_score_ = -1;  // the number it printed (-1: not drawn yet)
+  ScreenRect world_rect_;        // the world in the window, placed with the camera
   std::array<std::pair<const char*, ScreenRect>, 8> buttons_{};
 };
 

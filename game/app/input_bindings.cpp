@@ -76,6 +76,11 @@ bool fire_held(const engine::InputState& in) noexcept {
   return false;
 }
 
+bool move_held(const engine::InputState& in) noexcept {
+  const glm::vec2 move = move_of(in);
+  return move.x != 0.0f || move.y != 0.0f;
+}
+
 Input map_input(const engine::InputState& in, const engine::Camera2D& camera, Vec2 player) noexcept {
   Input out;
   const glm::vec2 move = move_of(in);

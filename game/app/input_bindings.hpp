@@ -40,6 +40,8 @@ struct StepVerbs {
 StepVerbs step_verbs(const engine::InputState& input) noexcept;
 
 bool fire_held(const engine::InputState& input) noexcept;
+// Any movement held (keys, a stick past its deadzone, the d-pad).
+bool move_held(const engine::InputState& input) noexcept;
 
 // The simulation's Input for one step. The mouse aims at the world point under it through
 // `camera`, the one placed for this frame (GameApp::place_camera), which render draws with.

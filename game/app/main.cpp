@@ -45,7 +45,6 @@ bool display_available() { return std::getenv("DISPLAY") || std::getenv("WAYLAND
 int run_compare_command(const game::Scenario& scenario, const std::string& scenario_path,
                         const game::Options& options) {
   game::Settings settings = game::settings_from(scenario);
-  settings.autofire = options.autofire;
   if (options.threads) settings.threads = *options.threads;
   const std::uint64_t seed = options.seed.value_or(scenario.seed);
   const game::CompareResult r =
@@ -55,13 +54,15 @@ int run_compare_command(const game::Scenario& scenario, const std::string& scena
               "max %.3f vs %.3f ms, heap allocations %" PRIu64 " vs %" PRIu64 ", state hashes %s\n",
               r.frames, r.pooled.sim.p50, r.heap.sim.p50, r.pooled.sim.p99, r.heap.sim.p99, r.pooled.sim.max,
               r.heap.sim.max, r.pooled.heap_allocs_total, r.heap.heap_allocs_total, r.same_game() ? "equal" : "DIFFER");
+  std::printf("poolshot: %s\n", game::compare_load_line(r).c_str());
+  std::printf("poolshot: matched load: %s\n", game::compare_matched_line(r.matched).c_str());
   if (!options.report.empty()) {
     const std::string csv = game::sibling_path(options.report, ".csv"),
                       png = game::sibling_path(options.report, ".png");
     nlohmann::json report = game::compare_json(r);
     report["mode"] = "compare";
     report["scenario"] = scenario_path;
-    report["autofire"] = options.autofire;
+    report["autofire"] = false;  // the load is held fire (the report's "load")
     report["csv"] = csv;
     report["chart"] = png;
     std::string error;

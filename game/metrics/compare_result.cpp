@@ -5,6 +5,7 @@
 #include <engine/frame_stats.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace game {
@@ -23,7 +24,7 @@ void summarize(CompareSeries& series, const Simulation& sim) {
 
 void summarize_matched(CompareResult& result) {
   MatchedLoadScratch scratch;
-  result.matched = matched_load(result.heap.log.frames(), result.pooled.log.frames(), scratch);
+  result.matched = matched_load_paired(result.heap.log.frames(), result.pooled.log.frames(), scratch);
 }
 
 float CompareSeries::sim_ms(std::size_t step) const noexcept {
@@ -56,8 +57,27 @@ nlohmann::json series_json(const CompareSeries& s) {
 
 }  // namespace
 
+std::string compare_load_line(const CompareResult& r) { return "load: " + r.load; }
+
+std::string compare_matched_line(const MatchedLoad& m, const MatchedLoadRule& rule) {
+  char line[200];
+  if (m.has_ratio) {
+    matched_load_line(m, line, sizeof line);
+  } else if (m.live_objects < rule.min_live) {
+    std::snprintf(line, sizeof line,
+                  "not enough load to compare: the runs reached %llu live objects, %llu needed; run more frames",
+                  static_cast<unsigned long long>(m.live_objects), static_cast<unsigned long long>(rule.min_live));
+  } else {
+    std::snprintf(line, sizeof line,
+                  "not enough load to compare: %zu heap and %zu pooled frames at %llu objects, %zu each needed",
+                  m.heap_frames, m.pooled_frames, static_cast<unsigned long long>(m.live_objects), rule.min_frames);
+  }
+  return line;
+}
+
 nlohmann::json compare_json(const CompareResult& r) {
   return {{"scenario", r.scenario},
+          {"load", r.load},
           {"seed", r.seed},
           {"frames", r.frames},
           {"order", "interleaved step by step, order flipped every frame"},

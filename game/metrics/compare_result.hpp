@@ -32,6 +32,7 @@ struct CompareResult {
   std::string scenario;
   std::uint64_t seed = 0;
   std::uint64_t frames = 0;  // steps each run makes
+  std::string load;          // what drives both runs' ship (the load line): see CompareRun
   CompareSeries pooled, heap;
   // heap vs pooled at the same live count (matched_load.hpp, the panel's rule): no ratio when
   // the replay never reached a load (filled with the summaries, when both runs are done)
@@ -45,6 +46,12 @@ void summarize(CompareSeries& series, const Simulation& sim);
 
 // Fills result.matched from the two runs' frames (the heap run's and the pooled run's).
 void summarize_matched(CompareResult& result);
+
+// "load: ..." (the input both runs replay), for the panel and the command line.
+std::string compare_load_line(const CompareResult& result);
+// The matched-load verdict: "heap 3.4x slower at 300k objects (matched load)", or "not enough
+// load to compare: ..." with the live count reached and the count the rule needs.
+std::string compare_matched_line(const MatchedLoad& matched, const MatchedLoadRule& rule = {});
 
 // heap / pooled of two figures; null in JSON when pooled is 0.
 double compare_ratio(double heap, double pooled) noexcept;

@@ -85,6 +85,40 @@ MatchedLoad matched_load(const engine::FrameStats& heap, const engine::FrameStat
   return m;
 }
 
+MatchedLoad matched_load_paired(const engine::FrameStats& heap, const engine::FrameStats& pooled, MatchedLoadScratch& x,
+                                const MatchedLoadRule& rule) {
+  MatchedLoad m;
+  x.heap_ms.clear();
+  x.pooled_ms.clear();
+  x.live.clear();
+  const std::size_t steps = std::min(heap.size(), pooled.size());
+  for (std::size_t i = 0; i < steps; ++i) {
+    const engine::FrameSample& h = heap.sample(i);
+    const engine::FrameSample& p = pooled.sample(i);
+    if (!matched_heap_frame(h.counters.tag) || !matched_pooled_frame(p.counters.tag)) continue;
+    const double live = h.counters.live_objects;
+    if (live < static_cast<double>(rule.min_live)) continue;
+    const double d = static_cast<double>(p.counters.live_objects) - live;
+    if (d > live * rule.tolerance || -d > live * rule.tolerance) continue;
+    x.heap_ms.push_back(sim_ms(h));
+    x.pooled_ms.push_back(sim_ms(p));
+    x.live.push_back(live);
+  }
+  m.live_objects = static_cast<std::uint64_t>(median_of(x.live));
+  m.heap_frames = x.heap_ms.size();
+  m.pooled_frames = x.pooled_ms.size();
+  m.heap_sim_p50 = median_of(x.heap_ms);
+  m.pooled_sim_p50 = median_of(x.pooled_ms);
+  m.has_ratio = m.heap_frames >= rule.min_frames && m.pooled_sim_p50 > 0;
+  m.ratio = m.has_ratio ? m.heap_sim_p50 / m.pooled_sim_p50 : 0.0;
+  if (!m.has_ratio) {  // say how far the runs got: the peak live count, for "not enough load"
+    std::uint32_t peak = 0;
+    for (std::size_t i = 0; i < heap.size(); ++i) peak = std::max(peak, heap.sample(i).counters.live_objects);
+    m.live_objects = peak;
+  }
+  return m;
+}
+
 MatchedLoad matched_load(const engine::FrameStats& frames, MatchedLoadScratch& scratch, const MatchedLoadRule& rule) {
   return matched_load(frames, frames, scratch, rule);
 }

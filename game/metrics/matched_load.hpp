@@ -5,7 +5,8 @@
 // pooled frames counted are those whose live objects (FrameCounters::live_objects, sum over
 // pools) lie within +-10 % of the heap frames' median, and no frame that grew or rebuilt a pool
 // or switched pooling counts on either side (kFrameTag*: those are labelled, never pooled).
-// One rule for the panel, the report's overlay.matched_load and the A/B compare.
+// One rule for the panel and the report's overlay.matched_load; the A/B compare, whose two runs
+// are the same game step by step, pairs its steps (matched_load_paired) under the same limits.
 #include "sim/simulation.hpp"
 
 #include <engine/frame_stats.hpp>
@@ -49,9 +50,16 @@ bool matched_pooled_frame(std::uint8_t tag) noexcept;
 // One session: heap and pooled frames from the same FrameStats, told apart by their tags.
 MatchedLoad matched_load(const engine::FrameStats& frames, MatchedLoadScratch& scratch,
                          const MatchedLoadRule& rule = {});
-// Two series (the A/B compare): heap frames from `heap`, pooled frames from `pooled`.
+// Two series: heap frames from `heap`, pooled frames from `pooled`.
 MatchedLoad matched_load(const engine::FrameStats& heap, const engine::FrameStats& pooled, MatchedLoadScratch& scratch,
                          const MatchedLoadRule& rule = {});
+// The A/B compare's two runs are the same game step by step, so step i of one has step i of
+// the other at the same load: the steps paired are those where both count (no switch, growth
+// or rebuild), the heap step holds at least rule.min_live objects and the pooled step as many
+// within the tolerance. The ramp of a hold-fire run counts from where it is a load, which the
+// median of all its steps (mostly the ramp's foot) would never reach in ten seconds.
+MatchedLoad matched_load_paired(const engine::FrameStats& heap, const engine::FrameStats& pooled,
+                                MatchedLoadScratch& scratch, const MatchedLoadRule& rule = {});
 
 // "heap 3.4x slower at 300k objects (matched load)" or "hold fire to compare".
 void matched_load_line(const MatchedLoad& m, char* out, std::size_t size) noexcept;

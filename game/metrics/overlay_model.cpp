@@ -1,6 +1,7 @@
 #include "metrics/overlay_model.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cinttypes>
 #include <cstdio>
@@ -168,6 +169,43 @@ std::size_t window_frame_count(const engine::FrameStats& frames, double window_s
   return count;
 }
 
+namespace {
+
+// Wall time since the model was first filled; in deterministic runs each new frame counts as
+// view.fixed_frame_seconds, so a scripted run reads the same every time.
+void advance_clock(OverlayModel& model, const engine::FrameSample* latest, const OverlayViewOptions& view) {
+  using clock = std::chrono::steady_clock;
+  if (view.fixed_frame_seconds > 0) {
+    if (latest && latest->frame != model.clock_frame) model.clock_seconds += view.fixed_frame_seconds;
+  } else {
+    static const clock::time_point start = clock::now();
+    model.clock_seconds = std::chrono::duration<double>(clock::now() - start).count();
+  }
+  if (latest) model.clock_frame = latest->frame;
+}
+
+}  // namespace
+
+void headline_line(const OverlayModel& model, char* out, std::size_t size) noexcept {
+  if (size == 0) return;
+  const char* prefix = model.pooling ? "" : "pooling OFF: ";
+  char line[160];
+  if (model.matched.has_ratio || !model.matched_kept.has_ratio) {
+    matched_load_line(model.matched, line, sizeof line);
+    std::snprintf(out, size, "%s%s", prefix, line);
+    return;
+  }
+  matched_load_line(model.matched_kept, line, sizeof line);
+  const std::size_t n = std::strlen(line);
+  if (n > 0 && line[n - 1] == ')') line[n - 1] = '\0';  // "(matched load" gets the age inside
+  const double ago = std::max(0.0, model.clock_seconds - model.matched_kept_at);
+  if (ago < 120) {
+    std::snprintf(out, size, "%s%s, %.0f s ago)", prefix, line, ago);
+  } else {
+    std::snprintf(out, size, "%s%s, %.0f min ago)", prefix, line, std::floor(ago / 60));
+  }
+}
+
 void update_overlay_model(OverlayModel& model, const OverlaySources& src, const OverlayViewOptions& view) {
   const SimStats& stats = src.sim.stats();
   const Settings& applied = src.sim.applied_settings();
@@ -198,6 +236,11 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& src, const 
   model.spans = pooling_spans(src.frames);
   model.matched = matched_load(src.frames, model.matched_scratch);
   const engine::FrameSample* latest = src.frames.latest();
+  advance_clock(model, latest, view);
+  if (model.matched.has_ratio) {
+    model.matched_kept = model.matched;
+    model.matched_kept_at = model.clock_seconds;
+  }
   model.latest = latest ? frame_row(*latest, view.budget_ms) : FrameRow{};
   if (!model.window.rows.empty()) model.latest.grew = model.window.rows.back().grew;
   model.advisor_options = view.advisor;

@@ -209,7 +209,7 @@ FrameGraphRects draw_frame_graph(const FrameWindow& w, bool stacked, float heigh
   heap_spans(dl, w, box, columns_only, columns, false, 0);
   const double render_top = lane_top(stacked ? w.total : w.render, w.budget_ms * 1.25);
   const Plot render = lane(box, box.y0 + kInset, split, render_top, columns, 3);
-  const Plot sim = lane(box, split + kLaneGap, box.y1 - kInset, lane_top(w.sim, 0.001), columns, 3);
+  const Plot sim = lane(box, split + kLaneGap, box.y1 - kInset, lane_top(w.sim, 0.1), columns, 3);
   rects.render_lane = render.rect();
   rects.sim_lane = sim.rect();
   dl->AddLine(ImVec2(box.x0 + 3, split + kLaneGap / 2), ImVec2(box.x1 - 3, split + kLaneGap / 2),

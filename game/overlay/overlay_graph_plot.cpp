@@ -2,6 +2,8 @@
 
 #include "metrics/axis_step.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace game::graph_detail {
@@ -21,10 +23,12 @@ Plot lane(const ScreenRect& box, float top, float bottom, double y_max, std::siz
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const double step = nice_step(plot.y_max / std::max(1, grid_lines));
   char label[16];
-  for (double ms = 0; ms <= plot.y_max; ms += step) {
+  // Steps are 1, 2 or 5 times a power of ten: that power's decimals tell every label apart.
+  const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
+  for (double ms = 0; ms <= plot.y_max + step * 1e-6; ms += step) {
     const float y = plot.y(ms);
     dl->AddLine(ImVec2(plot.left, y), ImVec2(plot.right, y), kGrid);
-    std::snprintf(label, sizeof label, step >= 1 ? "%.0f" : step >= 0.1 ? "%.1f" : step >= 0.01 ? "%.2f" : "%.3f", ms);
+    std::snprintf(label, sizeof label, "%.*f", decimals, ms);
     // The top line's label sits below it, the others centred on theirs: none leaves the lane.
     const float h = ImGui::GetTextLineHeight();
     dl->AddText(ImVec2(box.x0 + 3, std::clamp(y - h / 2, top - 2, bottom - h + 2)), kLabel, label);
@@ -37,10 +41,13 @@ void budget_line(ImDrawList* dl, const Plot& plot, double budget_ms) {
   const float y = plot.y(budget_ms);
   for (float x = plot.left; x < plot.right; x += 8)
     dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 4, plot.right), y), overlay_colors::budget, 1.5f);
+  // Its label in the axis column, left of the lane, where no curve runs (over the grid's label
+  // there, if one is that close).
   char label[24];
-  std::snprintf(label, sizeof label, "%.1f ms", budget_ms);
+  std::snprintf(label, sizeof label, "%.1f", budget_ms);
   const ImVec2 size = ImGui::CalcTextSize(label);
-  tag_text(dl, ImVec2(plot.right - size.x - 2, y - size.y - 2), overlay_colors::budget, label);
+  tag_text(dl, ImVec2(plot.left - size.x - 4, std::clamp(y - size.y / 2, plot.top - 2, plot.bottom - size.y + 2)),
+           overlay_colors::budget, label);
 }
 
 void tag_text(ImDrawList* dl, ImVec2 at, std::uint32_t colour, const char* text) {

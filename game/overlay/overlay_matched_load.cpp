@@ -1,5 +1,6 @@
 #include "overlay/overlay_matched_load.hpp"
 
+#include "metrics/compare_result.hpp"
 #include "metrics/machine_caches.hpp"
 
 #include <imgui.h>
@@ -17,9 +18,11 @@ const ImVec4 kMatchedDim{0.62f, 0.65f, 0.70f, 1.0f};
 void draw_matched_load(const OverlayModel& model) {
   ImGui::PushTextWrapPos(0.0f);
   char line[160];
-  matched_load_line(model.matched, line, sizeof line);
+  headline_line(model, line, sizeof line);
   ImGui::SetWindowFontScale(1.4f);
-  if (model.matched.has_ratio) {
+  if (!model.pooling) {  // pooling off is the state a player must not miss
+    ImGui::TextColored(ImVec4(1.0f, 0.42f, 0.38f, 1.0f), "%s", line);
+  } else if (model.matched.has_ratio || model.matched_kept.has_ratio) {
     ImGui::TextUnformatted(line);
   } else {
     ImGui::TextColored(kMatchedDim, "%s", line);
@@ -39,14 +42,11 @@ void draw_matched_load(const OverlayModel& model) {
 
 void draw_matched_load(const MatchedLoad& matched) {
   ImGui::PushTextWrapPos(0.0f);
+  const std::string line = compare_matched_line(matched);
   if (!matched.has_ratio) {
-    ImGui::TextColored(kMatchedDim, "matched load: not enough load (%zu heap, %zu pooled frames at %llu objects)",
-                       matched.heap_frames, matched.pooled_frames,
-                       static_cast<unsigned long long>(matched.live_objects));
+    ImGui::TextColored(kMatchedDim, "%s", line.c_str());
   } else {
-    char line[160];
-    matched_load_line(matched, line, sizeof line);
-    ImGui::TextUnformatted(line);
+    ImGui::TextUnformatted(line.c_str());
   }
   ImGui::PopTextWrapPos();
 }

@@ -56,10 +56,10 @@ void pool_line(const PoolMemory& m) {
   if (!m.pooled) {
     const std::optional<double> density = s.heap_density(m.object_bytes);
     if (density) {
-      ImGui::TextColored(kBad, "heap: %s objects over %s (%.1f %% theirs), slots n/a",
+      ImGui::TextColored(kBad, "heap: %s objects scattered over %s of addresses, %.1f %% of it theirs",
                          Compact(static_cast<double>(s.live)).text, Bytes(s.span_bytes).text, 100.0 * *density);
     } else {
-      ImGui::TextColored(kDim, "heap: no objects, density n/a, slots n/a");
+      ImGui::TextColored(kDim, "heap: no objects");
     }
   } else if (s.live == 0) {  // no live object: no holes between live ones, and no lines to share
     ImGui::TextColored(kDim, "0/%s live, holes n/a, lines n/a", Compact(static_cast<double>(s.positions)).text);

@@ -23,6 +23,16 @@ std::string_view walk_label(const OverlayModel& model) {
   return list_walk_applies(model.storage) ? walk_display_name(model.walk) : "dense array";
 }
 
+// The header's walk, named as Controls names it: in packed storage the choice is kept but not
+// used (the store walks its dense array), and the header says so.
+void walk_phrase(const OverlayModel& model, char* out, std::size_t size) {
+  if (list_walk_applies(model.storage)) {
+    std::snprintf(out, size, "%s walk", walk_display_name(model.walk));
+  } else {
+    std::snprintf(out, size, "dense walk: packed ignores the %s choice", walk_display_name(model.walk));
+  }
+}
+
 void pool_tooltip(const PoolView& p) {
   ImGui::BeginTooltip();
   ImGui::TextColored(vec(pool(p.id)), "%s (%s)", pool_name(p.id), p.pooled ? "pooled" : "heap: one new per object");
@@ -95,13 +105,22 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     ImGui::SameLine(0, 4);
     // The pooling switch itself, on the line that is always in view: what a player flips
     // while watching the graph.
-    ImGui::PushStyleColor(ImGuiCol_Text, model.pooling ? kGood : kBad);
+    // ON: green text on the usual button. OFF: white on solid red, never mistaken for ON.
+    const int colours = model.pooling ? 1 : 4;
+    if (model.pooling) {
+      ImGui::PushStyleColor(ImGuiCol_Text, kGood);
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+      ImGui::PushStyleColor(ImGuiCol_Button, kOffRed);
+      ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.92f, 0.22f, 0.20f, 1.0f));
+      ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0.65f, 0.08f, 0.08f, 1.0f));
+    }
     if (ImGui::SmallButton(model.pooling ? "ON##pooling" : "OFF##pooling")) {
       Settings next = frame.requested;
       next.pooling = !next.pooling;
       out.settings = next;
     }
-    ImGui::PopStyleColor();
+    ImGui::PopStyleColor(colours);
     remember("pooling switch");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("click: switch pooling %s (as in Controls)", model.pooling ? "off" : "on");
@@ -109,14 +128,19 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
     // Wrapped at the column's edge: "(contiguous, slot-order list walk)" reached it at 480 px.
     ImGui::PushTextWrapPos(0.0f);
     if (model.pooling) {
-      ImGui::TextColored(kDim, "(%s, %s walk, %u thread%s)%s", engine::storage_mode_name(model.storage),
-                         walk_label(model).data(), model.threads, model.threads == 1 ? "" : "s",
-                         frame.runtime.paused ? "  PAUSED" : "");
+      char walk[96];
+      walk_phrase(model, walk, sizeof walk);
+      ImGui::TextColored(kDim, "(%s, %s, %u thread%s)%s", engine::storage_mode_name(model.storage), walk, model.threads,
+                         model.threads == 1 ? "" : "s", frame.runtime.paused ? "  PAUSED" : "");
     } else {  // no pool to store or walk: each object is its own new, walked through the pointer array
       ImGui::TextColored(kDim, "(new/delete, pointer array walk, %u thread%s)%s", model.threads,
                          model.threads == 1 ? "" : "s", frame.runtime.paused ? "  PAUSED" : "");
     }
     ImGui::PopTextWrapPos();
+    if (frame.runtime.reading_panel) {  // the mouse rests on the panel and nothing is held
+      ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "paused: reading the panel");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("hold fire or move to play on with the mouse here");
+    }
     // The step's phases the threads share: phase one runs on all of them.
     ImGui::TextColored(kDim, "step phases: update %.2f ms, release %.2f, grid %.2f", model.update_ms, model.release_ms,
                        model.collision_ms);
@@ -308,9 +332,12 @@ void OverlayPanel::draw_frame_time(const OverlayModel& model, const OverlayRunti
                                    OverlayCommands& out) {
   const FrameWindow& w = model.window;
   float seconds = static_cast<float>(view_.window_seconds);
-  ImGui::SetNextItemWidth(120);
+  // "last" outside the slider: inside it, the grab covered its letters.
+  ImGui::TextUnformatted("last");
+  ImGui::SameLine(0, 4);
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("20 s").x * 2.5f);
   if (ImGui::SliderFloat("##window", &seconds, static_cast<float>(kMinWindowSeconds),
-                         static_cast<float>(kMaxWindowSeconds), "last %.0f s", ImGuiSliderFlags_AlwaysClamp)) {
+                         static_cast<float>(kMaxWindowSeconds), "%.0f s", ImGuiSliderFlags_AlwaysClamp)) {
     view_.window_seconds = std::round(static_cast<double>(seconds));
   }
   ImGui::SameLine();
@@ -408,8 +435,8 @@ void OverlayPanel::draw_memory(const OverlayModel& model) {
       "operator new calls made by the simulation steps of the frame, counted by the game's own hook. "
       "With pooling on they stay at 0 once the pools have grown to fit; with pooling off every bullet, "
       "spark and enemy is its own new and delete.");
-  ImGui::SameLine();
-  ImGui::TextColored(kDim, "  window max %s, total %s", Compact(w.allocations_max).text,
+  // On a line of their own: beside the count, "total 3.24M" ran past the column's edge.
+  ImGui::TextColored(kDim, "  in the window: at most %s a frame, %s in all", Compact(w.allocations_max).text,
                      Compact(w.allocations_total).text);
   plot_scratch_.clear();
   for (const FrameRow& r : w.rows) plot_scratch_.push_back(static_cast<float>(r.allocations));

@@ -47,8 +47,9 @@ struct OverlayCommands {
   std::string csv_dir;  // "" = the working directory
 };
 
-struct OverlayRuntime {  // what the panel shows of the runtime
-  bool paused = false;
+struct OverlayRuntime {        // what the panel shows of the runtime
+  bool paused = false;         // the game's pause (P, the pause menu, the Pause button)
+  bool reading_panel = false;  // the game waits while the mouse is on the panel and nothing is held
   bool vsync = false;
   bool deterministic = false;  // one step per frame (scripted runs, screenshots)
   struct Sound {
@@ -141,6 +142,7 @@ class OverlayPanel {
   std::optional<std::array<PoolConfig, kPoolCount>> policy_request_;  // applied; checked next step
   std::uint64_t policy_request_step_ = 0;
   int compare_frames_ = 600;
+  bool compare_scroll_pending_ = false;  // a run started here: scroll its result into view
   std::string message_;
   FrameGraphRects graph_;
   ScreenRect panel_rect_;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 namespace game {
 
@@ -86,7 +87,12 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
       "pass per step), so the walk reads memory in order. The game is the same in all three. Packed "
       "storage walks its dense array whichever is chosen (a list over it would read memory at random); "
       "the choice applies again when you leave packed.");
-  if (!walk_applies) ImGui::PopStyleVar();
+  if (!walk_applies) {
+    ImGui::PopStyleVar();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kDim, "  greyed: packed storage walks its dense array; kept for the other storages");
+    ImGui::PopTextWrapPos();
+  }
   s.walk = static_cast<WalkMode>(walk);
   // The update phase's threads: bullets and particles update in chunks on them.
   int threads = static_cast<int>(s.threads);
@@ -134,6 +140,17 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
       ImGui::PopID();
     }
     ImGui::EndTable();
+  }
+  // Paged storage reserves whole pages: a pool of initial 256 holds a page's slots from step 0.
+  std::string rounded;
+  for (const PoolView& p : frame.model.pools) {
+    if (!p.pooled || p.growth_events > 0 || p.capacity <= p.initial_capacity) continue;
+    rounded += (rounded.empty() ? "" : ", ") + std::string(short_name(p.id)) + " " + Compact(p.capacity).text;
+  }
+  if (!rounded.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kDim, "initial capacities round up to whole pages: %s slots now", rounded.c_str());
+    ImGui::PopTextWrapPos();
   }
   bool edited = false;
   for (std::size_t i = 0; i < kPoolCount; ++i) {
@@ -282,20 +299,24 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
   }
   help_marker(
       "Runs the scenario from the start with the current settings twice, pooling on and pooling off, "
-      "same seed and input, steps interleaved, each step timed. The game's own frame times include "
-      "this work while it runs. Headless: poolshot --headless --compare --report FILE.");
+      "same seed and input, steps interleaved, each step timed. Both runs play with autofire (the "
+      "seed strafes, aims and always fires): a replay with no input never fires, and at a few dozen "
+      "objects pooling changes nothing. The game's own frame times include this work while it runs. "
+      "Headless: poolshot --headless --compare --report FILE.");
+  if (out.start_compare) compare_scroll_pending_ = true;  // its result comes into view when done
   if (!run) {
-    ImGui::TextColored(kDim, "no comparison yet");
+    ImGui::TextColored(kDim, "load: fire held in both runs; no comparison yet");
     return;
   }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextColored(kDim, "%s", compare_load_line(*run).c_str());
+  ImGui::PopTextWrapPos();
   if (running) ImGui::ProgressBar(static_cast<float>(frame.compare.progress), ImVec2(-1, 0));
   const CompareResult& r = *run;
   draw_compare_graph(r, 100, view_.budget_ms, points_scratch_);
-  if (!r.done) return;
-  // A play tester read "heap/pooled 0.88x" against 6x in the live game: the replay has none of
-  // the player's input, so without autofire its ship never fires and the pools stay small.
-  if (!frame.requested.autofire) {
-    ImGui::TextColored(kDim, "replayed without your input: turn autofire on for a load");
+  if (!r.done) {
+    if (compare_scroll_pending_) ImGui::SetScrollHereY(1.0f);  // the progress and the graph in view
+    return;
   }
   if (ImGui::BeginTable("ab", 6, kTableFlags)) {
     columns(cells_, {{"sim ms", "heap/pooled"},
@@ -323,6 +344,10 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
   ImGui::TextColored(r.same_game() ? kGood : kBad, r.same_game() ? "same game: both runs end on the same state hash"
                                                                  : "DIFFERENT GAMES: state hashes differ (a bug)");
   if (ImGui::Button("Export A/B CSV + PNG")) out.export_compare = true;
+  if (compare_scroll_pending_) {  // the whole result, down to its last button, in view once
+    ImGui::SetScrollHereY(1.0f);
+    compare_scroll_pending_ = false;
+  }
 }
 
 }  // namespace game

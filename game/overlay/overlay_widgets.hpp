@@ -15,9 +15,10 @@
 
 namespace game::overlay_widgets {
 
-inline const ImVec4 kGood(0.45f, 0.9f, 0.55f, 1.0f);  // zero allocations, pooling on
-inline const ImVec4 kBad(1.0f, 0.42f, 0.38f, 1.0f);   // refusals, allocations, pooling off
-inline const ImVec4 kDim(0.62f, 0.64f, 0.70f, 1.0f);  // notes
+inline const ImVec4 kGood(0.45f, 0.9f, 0.55f, 1.0f);     // zero allocations, pooling on
+inline const ImVec4 kBad(1.0f, 0.42f, 0.38f, 1.0f);      // refusals, allocations, pooling off
+inline const ImVec4 kOffRed(0.80f, 0.12f, 0.12f, 1.0f);  // the pooling switch's OFF button
+inline const ImVec4 kDim(0.62f, 0.64f, 0.70f, 1.0f);     // notes
 
 inline const char* short_name(PoolId id) {
   switch (id) {

@@ -143,6 +143,22 @@ TEST(BestScore, UnwritableFolderIsOneLineOnceAndTheGameGoesOn) {
   EXPECT_NE(err.find("the game goes on"), std::string::npos) << err;
 }
 
+// A $POOLSHOT_PREF_DIR that does not exist yet is made, parents and all, at the first save.
+TEST(BestScore, AMissingFolderIsMadeAtTheFirstSave) {
+  TempDir dir;
+  const fs::path folder = dir.path / "new" / "prefs";
+  const std::string path = (folder / "best_score.txt").string();
+  ASSERT_FALSE(fs::exists(folder));
+  testing::internal::CaptureStderr();
+  BestScoreFile file(path);
+  file.save(31);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(err.empty()) << err;
+  EXPECT_FALSE(file.reported());
+  EXPECT_TRUE(fs::is_directory(folder));
+  EXPECT_EQ(read_best_score(path).best, 31);
+}
+
 TEST(BestScore, PrefDirOverride) {
   setenv("POOLSHOT_PREF_DIR", "/tmp/somewhere", 1);
   EXPECT_EQ(best_score_path("/home/x/.local/share/poolshot/poolshot/"), "/tmp/somewhere/best_score.txt");

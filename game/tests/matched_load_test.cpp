@@ -1,9 +1,11 @@
 // The matched-load comparison (metrics/matched_load.hpp) on synthetic frames, the /sys cache
 // parser against a temporary tree (metrics/machine_caches.hpp), and the lines the panel shows.
 #include "app/headless_run.hpp"
+#include "metrics/compare_result.hpp"
 #include "metrics/frame_log.hpp"
 #include "metrics/machine_caches.hpp"
 #include "metrics/matched_load.hpp"
+#include "metrics/overlay_model.hpp"
 #include "metrics/overlay_recorder.hpp"
 #include "metrics/report.hpp"
 #include "tests/test_support.hpp"
@@ -112,10 +114,89 @@ TEST(MatchedLoad, TwoSeriesAsTheCompareRunsThem) {
   EXPECT_FALSE(matched_load(small_heap, small_pooled, scratch).has_ratio);
 }
 
+// The A/B compare's hold-fire ramp: its median live count sits at the ramp's foot, so the
+// steps are paired instead, from where the ramp is a load (20k objects) to its top.
+TEST(MatchedLoad, PairedStepsCountTheRampFromWhereItIsALoad) {
+  engine::FrameStats heap(600, 1), pooled(600, 1);
+  for (std::uint32_t i = 0; i < 600; ++i) {
+    const std::uint32_t live = i < 400 ? i * 50 : 20000 + (i - 400) * 1400;  // 0 .. 19950, then 20k .. 298.6k
+    const std::uint8_t grew = i == 450 ? kFrameTagStorageGrew : 0;           // left out on both sides
+    add(heap, live < 20000 ? 0.1 : 3.0, live, kFrameTagHeap | grew);
+    add(pooled, live < 20000 ? 0.1 : 1.0, live, 0);
+  }
+  MatchedLoadScratch scratch;
+  EXPECT_FALSE(matched_load(heap, pooled, scratch).has_ratio) << "the median of all steps is 10k: no load";
+  const MatchedLoad m = matched_load_paired(heap, pooled, scratch);
+  ASSERT_TRUE(m.has_ratio);
+  EXPECT_EQ(m.heap_frames, 199u);
+  EXPECT_EQ(m.pooled_frames, 199u);
+  EXPECT_DOUBLE_EQ(m.ratio, 3.0);
+  EXPECT_GE(m.live_objects, 155000u);
+  EXPECT_LE(m.live_objects, 160000u);
+
+  engine::FrameStats short_heap(60, 1), short_pooled(60, 1);  // a second of it: never a load
+  for (std::uint32_t i = 0; i < 60; ++i) {
+    add(short_heap, 0.1, i * 50, kFrameTagHeap);
+    add(short_pooled, 0.1, i * 50, 0);
+  }
+  const MatchedLoad none = matched_load_paired(short_heap, short_pooled, scratch);
+  EXPECT_FALSE(none.has_ratio);
+  EXPECT_EQ(none.live_objects, 2950u) << "how far the runs got";
+  EXPECT_EQ(compare_matched_line(none),
+            "not enough load to compare: the runs reached 2950 live objects, 20000 needed; run more frames");
+  EXPECT_EQ(compare_matched_line(m).find("heap 3.0x slower at 1"), 0u) << compare_matched_line(m);
+}
+
 TEST(MatchedLoad, LiveCountsAreRecordedByTheFrameLog) {
   FrameLog log(10, 0);
   log.record(1.0, 0.0, 0, kFrameTagHeap, {}, 12345);
   EXPECT_EQ(log.frames().sample(0).counters.live_objects, 12345u);
+}
+
+// The panel's headline keeps the last ratio measured, with how long ago, when the frames it was
+// measured on are gone (a game over, a storage change), until a new ratio replaces it; with
+// pooling off it begins "pooling OFF".
+TEST(MatchedLoad, TheHeadlineKeepsTheLastRatioWithItsAgeAndSaysPoolingOff) {
+  Simulation sim(test::repo_scenario("default.json"), 1);
+  const PoolRateMeter rates;
+  OverlayViewOptions view;
+  view.fixed_frame_seconds = 1.0 / 60;
+  OverlayModel model;
+  char line[160];
+  headline_line(model, line, sizeof line);
+  EXPECT_STREQ(line, "hold fire to compare");
+
+  engine::FrameStats loaded(2400, 1);
+  add(loaded, 1.0, 300000, 0, 100);
+  add(loaded, 3.0, 300000, kFrameTagHeap, 100);
+  update_overlay_model(model, {sim, loaded, rates}, view);
+  headline_line(model, line, sizeof line);
+  EXPECT_STREQ(line, "heap 3.0x slower at 300k objects (matched load)");
+
+  engine::FrameStats after(2400, 1);  // a fresh world: no matched frame left in the ring
+  for (int i = 0; i < 600; ++i) {
+    add(after, 0.01, 40, 0);
+    update_overlay_model(model, {sim, after, rates}, view);
+  }
+  EXPECT_FALSE(model.matched.has_ratio);
+  headline_line(model, line, sizeof line);
+  EXPECT_STREQ(line, "heap 3.0x slower at 300k objects (matched load, 10 s ago)");
+
+  sim.settings().pooling = false;
+  sim.step({});
+  update_overlay_model(model, {sim, after, rates}, view);
+  headline_line(model, line, sizeof line);
+  EXPECT_STREQ(line, "pooling OFF: heap 3.0x slower at 300k objects (matched load, 10 s ago)");
+
+  engine::FrameStats again(2400, 1);  // a new measurement replaces the kept one
+  add(again, 1.0, 100000, 0, 100);
+  add(again, 2.0, 100000, kFrameTagHeap, 100);
+  update_overlay_model(model, {sim, again, rates}, view);
+  headline_line(model, line, sizeof line);
+  EXPECT_STREQ(line, "pooling OFF: heap 2.0x slower at 100k objects (matched load)");
+  update_overlay_model(model, {sim, after, rates}, view);
+  headline_line(model, line, sizeof line);
+  EXPECT_STREQ(line, "pooling OFF: heap 2.0x slower at 100k objects (matched load, 0 s ago)");
 }
 
 // The default scenario with no input: 40-odd objects, nothing to compare. The panel says so

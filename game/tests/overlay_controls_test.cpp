@@ -160,6 +160,83 @@ TEST(OverlayControls, AClickOnThePanelNeverFiresAClickBesideItDoes) {
   EXPECT_GT(h.sim.stats().pools[0].spawns, 0u) << "the click beside the panel fired";
 }
 
+// Reading the panel never costs a life: with the mouse resting on the panel and nothing held,
+// the game waits (no step, no life lost, the mark shown); with fire held and the mouse still
+// there it runs, so a click on OFF shows its jump at once; with the pointer gone from the
+// window, or back on the playfield, it runs as before. (The offscreen driver has no X11 pointer
+// cache, so the leave checks the game's side only: imgui_layer.cpp forgets the pointer on leave.)
+TEST(OverlayControls, ReadingThePanelPausesTheGameUnlessFireOrMoveIsHeld) {
+  Harness h("default.json", false);
+  SKIP_WITHOUT_GL(h);
+  std::uint64_t step_on_panel = 0, step_before_click = 0, step_read = 0, step_fire_down = 0, step_fire_held = 0,
+                step_left = 0, step_back = 0;
+  int lives_on_panel = -1, lives_read = -1;
+  bool pooled_while_read = true, marked = false, marked_with_fire = true, marked_after = true, moved_step = false;
+  bool reading_again = false, left_runs = false;
+  const auto key = [&](Uint32 type, SDL_Scancode code) {
+    SDL_Event e{};
+    e.type = type;
+    e.key.windowID = SDL_GetWindowID(h.app->window().sdl_window());
+    e.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+    e.key.keysym.scancode = code;
+    SDL_PushEvent(&e);
+  };
+  h.game->script = [&](int f) {
+    const ScreenRect p = h.game->panel().panel_rect();
+    if (f == 4) h.push(SDL_MOUSEMOTION, p.x0 + 40, p.y1 - 8);  // empty panel area near its bottom
+    if (f == 8) {
+      step_on_panel = h.sim.frame();
+      lives_on_panel = h.sim.stats().lives;
+    }
+    if (f == 18) step_before_click = h.sim.frame();
+    h.click_on(f, 20, "pooling switch");  // off: one step applies it, so the click shows at once
+    if (f == 38) {
+      pooled_while_read = h.sim.applied_settings().pooling;
+      step_read = h.sim.frame();
+      lives_read = h.sim.stats().lives;
+      marked = h.game->reading_panel();
+    }
+    if (f == 40) key(SDL_KEYDOWN, SDL_SCANCODE_SPACE);
+    if (f == 44) step_fire_down = h.sim.frame();
+    if (f == 60) {
+      step_fire_held = h.sim.frame();
+      marked_with_fire = h.game->reading_panel();
+    }
+    if (f == 62) key(SDL_KEYUP, SDL_SCANCODE_SPACE);
+    if (f == 66) key(SDL_KEYDOWN, SDL_SCANCODE_D);  // movement alone also plays on
+    if (f == 70) moved_step = h.sim.frame() > step_fire_held + 5;
+    if (f == 72) key(SDL_KEYUP, SDL_SCANCODE_D);
+    if (f == 76) reading_again = h.game->reading_panel();
+    if (f == 78) {  // the pointer leaves the window from the panel: nobody reads it
+      SDL_Event e{};
+      e.type = SDL_WINDOWEVENT;
+      e.window.windowID = SDL_GetWindowID(h.app->window().sdl_window());
+      e.window.event = SDL_WINDOWEVENT_LEAVE;
+      SDL_PushEvent(&e);
+    }
+    if (f == 82) step_left = h.sim.frame();
+    if (f == 96) left_runs = h.sim.frame() >= step_left + 10 && !h.game->reading_panel();
+    if (f == 98) h.push(SDL_MOUSEMOTION, 300, 400);  // the playfield
+    if (f == 102) step_back = h.sim.frame();
+    if (f == 118) marked_after = h.game->reading_panel();
+  };
+  ASSERT_EQ(h.run(122), 0);
+  EXPECT_GT(step_on_panel, 0u);
+  EXPECT_EQ(step_before_click, step_on_panel) << "the mouse on the panel with nothing held: no step";
+  EXPECT_LE(step_read, step_on_panel + 2) << "the click's one step, and no more";
+  EXPECT_FALSE(pooled_while_read) << "the switch took effect while the game waited";
+  EXPECT_EQ(lives_read, lives_on_panel);
+  EXPECT_TRUE(marked) << "the pause is marked";
+  EXPECT_GE(step_fire_held, step_fire_down + 14) << "fire held: the game runs with the mouse on the panel";
+  EXPECT_FALSE(marked_with_fire);
+  EXPECT_GT(h.sim.stats().pools[0].spawns, 0u) << "and the ship fired";
+  EXPECT_TRUE(moved_step) << "movement held: the game runs";
+  EXPECT_TRUE(reading_again) << "let go with the mouse on the panel: it waits again";
+  EXPECT_TRUE(left_runs) << "the pointer gone from the window: the game runs";
+  EXPECT_GE(h.sim.frame(), step_back + 14) << "the mouse back on the playfield: the game runs";
+  EXPECT_FALSE(marked_after);
+}
+
 // The ON/OFF beside "pooling" on the panel's first line is the switch too, so the Frame time
 // graph can stay open while the player flips it: off, then on again, and the heap span the
 // graph compares against was recorded in between.

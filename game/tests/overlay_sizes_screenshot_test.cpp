@@ -87,7 +87,7 @@ struct SizedRun {
   std::uint64_t clipped_at = 0;
   float overflow_x = 0;
   int hud_under_panel = 0, drawn = 0;
-  ScreenRect panel, hud, playfield;
+  ScreenRect panel, hud, playfield, world;
   FrameGraphRects graph;
   OverlayModel model;
   engine::Image image;
@@ -122,6 +122,7 @@ SizedRun run_at(int width, int height, std::int64_t frames) {
   run.panel = game.panel().panel_rect();
   run.hud = game.hud_rect();
   run.playfield = game.playfield();
+  run.world = game.world_rect();
   run.graph = game.panel().graph_rects();
   run.model = game.overlay_model();
   // POOLSHOT_KEEP_SHOTS=DIR keeps the picture there, to look at what the test checked.
@@ -153,16 +154,59 @@ void expect_fits(const SizedRun& run, int width, int height) {
   EXPECT_GE(run.graph.switch_labels, 3u) << "the storage and walk switches are labelled on the graph";
 }
 
+// The world after holding fire: below the score line, inside the playfield, with its edge drawn
+// around it, and not one sprite pixel (a star, a puff of smoke, a bullet) past that edge: outside
+// the world and its edge the playfield is the clear colour, but for the score line's window.
+void expect_world_inside_its_edge(const SizedRun& run) {
+  const ScreenRect& w = run.world;
+  ASSERT_FALSE(w.empty());
+  EXPECT_GE(w.y0, run.hud.y1) << "the world reaches under the score line";
+  EXPECT_GE(w.x0, run.playfield.x0);
+  EXPECT_LE(w.x1, run.playfield.x1);
+  EXPECT_LE(w.y1, run.playfield.y1);
+  // As large as it fits: the world meets the playfield's sides or its bottom (the edge between).
+  const float slack_x = (run.playfield.x1 - run.playfield.x0) - (w.x1 - w.x0);
+  const float slack_y = run.playfield.y1 - run.hud.y1 - (w.y1 - w.y0);
+  EXPECT_LE(std::min(slack_x, slack_y), 3 * GameApp::kEdgeInset + 1) << "the world does not fill the playfield";
+  const std::uint32_t clear = engine::rgba(12, 14, 20);
+  const float margin = GameApp::kEdgeInset + 1;  // the edge line and its anti-aliased fringe
+  std::size_t outside = 0, first_x = 0, first_y = 0;
+  const int right = static_cast<int>(run.panel.x0);
+  for (int y = 0; y < run.image.height; ++y) {
+    for (int x = 0; x < right; ++x) {
+      const float fx = static_cast<float>(x) + 0.5f, fy = static_cast<float>(y) + 0.5f;
+      const bool in_world = fx > w.x0 - margin && fx < w.x1 + margin && fy > w.y0 - margin && fy < w.y1 + margin;
+      const bool in_hud = fx >= run.hud.x0 && fx < run.hud.x1 && fy >= run.hud.y0 && fy < run.hud.y1;
+      if (in_world || in_hud || test::near(run.image.pixel(x, y), clear, 0)) continue;
+      if (outside++ == 0) {
+        first_x = static_cast<std::size_t>(x);
+        first_y = static_cast<std::size_t>(y);
+      }
+    }
+  }
+  EXPECT_EQ(outside, 0u) << "pixels drawn past the world's edge, the first at " << first_x << "," << first_y;
+  // The edge is seen: its colour along the top and the left side, 2.5 pixels out.
+  const std::uint32_t edge = test::opaque(GameApp::kWorldEdgeColour);
+  const auto seen = [&](float x0, float y0, float x1, float y1) {
+    return static_cast<double>(test::count(run.image, x0, y0, x1, y1, edge, 24));
+  };
+  EXPECT_GE(seen(w.x0, w.y0 - 4, w.x1, w.y0 - 1), 0.9 * (w.x1 - w.x0)) << "the top edge";
+  EXPECT_GE(seen(w.x0 - 4, w.y0, w.x0 - 1, w.y1), 0.9 * (w.y1 - w.y0)) << "the left edge";
+  EXPECT_GE(seen(w.x1 + 1, w.y0, w.x1 + 4, w.y1), 0.9 * (w.y1 - w.y0)) << "the right edge";
+}
+
 TEST(OverlaySizes, At900x600EveryCellFitsAfterTheSwitchesAndTheHudStaysBesideThePanel) {
   const SizedRun run = run_at(900, 600, 180);
   if (!run.skip.empty()) GTEST_SKIP() << "no offscreen GL here: " << run.skip;
   expect_fits(run, 900, 600);
+  expect_world_inside_its_edge(run);
 }
 
 TEST(OverlaySizes, At1920x1080EveryCellFitsAfterTheSwitchesAndTheHudStaysBesideThePanel) {
   const SizedRun run = run_at(1920, 1080, 180);
   if (!run.skip.empty()) GTEST_SKIP() << "no offscreen GL here: " << run.skip;
   expect_fits(run, 1920, 1080);
+  expect_world_inside_its_edge(run);
   // The graph's switch labels read in their own colour inside the graph.
   const ScreenRect& label = run.graph.switch_label_rects[0];
   ASSERT_FALSE(label.empty());
@@ -170,6 +214,20 @@ TEST(OverlaySizes, At1920x1080EveryCellFitsAfterTheSwitchesAndTheHudStaysBesideT
                         40),
             10u);
 }
+
+// The window sizes a player meets, the largest one too: after a short storm, the world stays
+// inside its edge and below the score line.
+void expect_world_inside_its_edge_at(int width, int height) {
+  const SizedRun run = run_at(width, height, 45);
+  if (!run.skip.empty()) GTEST_SKIP() << "no offscreen GL here: " << run.skip;
+  ASSERT_EQ(run.image.width, width);
+  EXPECT_EQ(run.clipped, 0) << run.first_clipped;
+  expect_world_inside_its_edge(run);
+}
+
+TEST(OverlaySizes, At1280x720TheWorldStaysInsideItsEdge) { expect_world_inside_its_edge_at(1280, 720); }
+
+TEST(OverlaySizes, At2560x1440TheWorldStaysInsideItsEdge) { expect_world_inside_its_edge_at(2560, 1440); }
 
 // The counter counts: a cell drawn into a column narrower than its text, and a header wider than
 // its column, are each counted once; a cell that fits is not.

@@ -98,7 +98,6 @@ TEST(OneFrameRecorder, AWrappedLogSummarisesOnlyItsNewestFrames) {
 
 TEST(OneStepLoop, CompareRunsPercentilesAreItsRecordersAsTheReportsAre) {
   Settings settings = settings_from(test::repo_scenario("default.json"));
-  settings.autofire = true;
   const CompareResult r = run_compare(test::repo_scenario("default.json"), 5, settings, 120);
   ASSERT_TRUE(r.done);
   for (const CompareSeries* s : {&r.pooled, &r.heap}) {
@@ -115,10 +114,15 @@ TEST(OneStepLoop, CompareRunsPercentilesAreItsRecordersAsTheReportsAre) {
     }
     EXPECT_EQ(again.summary().sim_ms.p99, s->sim.p99);
   }
-  // Each compare run is the headless run of the same settings: same steps, same game.
+  // Each compare run is the headless run of the same settings under its load, the hold-fire
+  // script's input (autofire off): same steps, same game.
   Simulation pooled(test::repo_scenario("default.json"), 5);
   pooled.settings() = settings;
-  run_headless(pooled, 120);
+  pooled.settings().autofire = false;
+  ScriptResult hold_fire = load_script(std::string(POOLSHOT_SCENARIO_DIR) + "/../scripts/hold_fire.json");
+  ASSERT_TRUE(hold_fire.script) << hold_fire.error;
+  ScriptPlayer player(std::move(*hold_fire.script));
+  run_headless(pooled, 120, player);
   EXPECT_EQ(pooled.state_hash(), r.pooled.state_hash);
 }
 

@@ -60,6 +60,7 @@ class ImGuiLayer {
   bool event_mouse_valid_ = false;  // last SDL_MOUSEMOTION position, until the pointer leaves
   float event_mouse_x_ = 0.0f;
   float event_mouse_y_ = 0.0f;
+  bool pointer_left_ = false;  // the pointer left the window and has not moved in it since
 };
 
 // What the current ImGui context (if any) wants to keep for itself; none without a context.
