@@ -107,7 +107,11 @@ TEST(ParallelStep, ThreadCountsAboveTheCapAreClampedAndZeroIsAuto) {
 // parallel step still finishes (the caller and the workers sleep rather than spin against the
 // busy core; ctest's TIMEOUT ends a hang) and plays the same game as one thread. Under TSan too.
 TEST(ParallelStep, EightThreadsBesideABusyLoopFinishTheSameGame) {
+#if defined(__SANITIZE_THREAD__)
+  constexpr int kBusyFrames = 60;  // the storm's first volleys: 8 threads and a busy loop on TSan's slow steps
+#else
   constexpr int kBusyFrames = 180;
+#endif
   const Outcome one = play(1, true, kBusyFrames);
   std::atomic<bool> stop{false};
   std::thread busy([&stop] {
@@ -120,7 +124,8 @@ TEST(ParallelStep, EightThreadsBesideABusyLoopFinishTheSameGame) {
   stop.store(true);
   busy.join();
   EXPECT_EQ(eight.threads, 8u);
-  EXPECT_GT(one.live_bullets, 1000u) << "the storm must be on for the comparison to mean anything";
+  EXPECT_GT(one.live_bullets, kBusyFrames < 180 ? 100u : 1000u)
+      << "the storm must be on for the comparison to mean anything";
   EXPECT_EQ(eight.hash, one.hash);
   EXPECT_EQ(eight.kills, one.kills);
   EXPECT_EQ(automatic.hash, one.hash) << "--threads auto changes who runs the chunks, not the game";
