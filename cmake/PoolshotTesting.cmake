@@ -10,12 +10,16 @@ function(poolshot_test_optimisation target)
   endif()
 endfunction()
 
-# poolshot_add_gtest(<name> SOURCES ... LIBS ... [LABELS ...])
+# poolshot_add_gtest(<name> SOURCES ... LIBS ... [LABELS ...] [TIMEOUT seconds])
 # One GoogleTest executable; each TEST() becomes its own ctest entry so the summary counts
 # real tests. Discovery runs at test time (PRE_TEST) so a sanitizer build does not pay for
 # it during the build.
 function(poolshot_add_gtest name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  set(_timeout)
+  if(ARG_TIMEOUT)
+    set(_timeout TIMEOUT ${ARG_TIMEOUT})  # each test's own limit: a hang fails instead of holding the run
+  endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
   poolshot_warnings(${name})
@@ -23,5 +27,5 @@ function(poolshot_add_gtest name)
   gtest_discover_tests(${name}
     DISCOVERY_MODE PRE_TEST
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
-    PROPERTIES LABELS "${ARG_LABELS}" ENVIRONMENT "POOLSHOT_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+    PROPERTIES LABELS "${ARG_LABELS}" ENVIRONMENT "POOLSHOT_SOURCE_DIR=${PROJECT_SOURCE_DIR}" ${_timeout})
 endfunction()

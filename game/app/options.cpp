@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: poolshot [--headless] [--frames N] [--scenario FILE] [--seed N]\n"
     "                [--pooling on|off] [--storage contiguous|stable|packed|packed_pages] [--autofire]\n"
-    "                [--walk bitmap|swap_pop|slot_order] [--threads N]\n"
+    "                [--walk bitmap|swap_pop|slot_order] [--threads auto|N]\n"
     "                [--report FILE] [--screenshot FILE] [--frame-csv FILE]\n"
     "                [--pace] [--compare] [--advise FILE] [--script FILE]\n"
     "                [--render-path auto|fast|instanced] [--volume 0..100] [--mute]\n"
@@ -32,9 +32,10 @@ constexpr const char* kUsage =
     "  --storage MODE       pool storage: contiguous, stable, packed or packed_pages\n"
     "  --walk WALK          how pooled stores walk each step: bitmap (the pool's own),\n"
     "                       swap_pop or slot_order (an active-index list; default)\n"
-    "  --threads N          threads of the update phase, N in 1..64 (default: the\n"
-    "                       machine's hardware threads, at most 8); the game is the\n"
-    "                       same at any count, only its speed changes\n"
+    "  --threads auto|N     threads of the update phase: auto (default) measures the\n"
+    "                       machine's hardware threads (at most 8) against one while\n"
+    "                       the game runs and keeps the faster; N in 1..64 forces N.\n"
+    "                       The game is the same at any count, only its speed changes\n"
     "  --autofire           the seed scripts the input: strafe, aim, always fire\n"
     "  --report FILE        write a JSON report at exit\n"
     "  --screenshot FILE    save the last rendered frame as PNG (not with --headless)\n"
@@ -156,10 +157,14 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.seed = n;
     } else if (arg == "--threads") {
       std::uint64_t n = 0;
-      if (!parse_unsigned(value, kMaxThreads, n) || n == 0) {
-        return fail("--threads: '" + value + "' is not a whole number from 1 to " + std::to_string(kMaxThreads));
+      if (value == "auto") {
+        o.threads = kAutoThreads;
+      } else if (!parse_unsigned(value, kMaxThreads, n) || n == 0) {
+        return fail("--threads: '" + value + "' is neither auto nor a whole number from 1 to " +
+                    std::to_string(kMaxThreads));
+      } else {
+        o.threads = static_cast<std::uint32_t>(n);
       }
-      o.threads = static_cast<std::uint32_t>(n);
     } else if (arg == "--volume") {
       std::uint64_t n = 0;
       if (!parse_unsigned(value, 100, n)) return fail("--volume: '" + value + "' is not a whole number from 0 to 100");

@@ -30,7 +30,7 @@ struct Options {
   std::optional<bool> pooling;                    // none: the scenario's choice
   std::optional<engine::StorageMode> storage;     // none: the scenario's choice
   std::optional<WalkMode> walk;                   // none: the scenario's choice
-  std::optional<std::uint32_t> threads;           // --threads 1..64; none: Settings' default (hardware threads)
+  std::optional<std::uint32_t> threads;           // --threads auto (kAutoThreads) or 1..64; none: auto
   bool autofire = false;                          // the seed scripts the input
   std::string report;                             // JSON report written at exit; empty: none
   std::string screenshot;                         // PNG of the last frame (needs the renderer)

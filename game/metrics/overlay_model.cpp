@@ -214,6 +214,9 @@ void update_overlay_model(OverlayModel& model, const OverlaySources& src, const 
   model.storage = applied.storage;
   model.walk = applied.walk;
   model.threads = stats.threads;
+  model.threads_auto = stats.threads_auto;
+  model.threads_ratio = stats.threads_ratio;
+  model.threads_measured = stats.threads_measured;
   // Smoothed over about ten steps, as the walk's ns/obj: one step's figure jumps with the scheduler.
   const auto smooth = [](double& shown, double now) { shown = shown == 0 ? now : shown + 0.1 * (now - shown); };
   smooth(model.update_ms, stats.update_ms);

@@ -99,6 +99,9 @@ struct OverlayModel {
   engine::StorageMode storage = engine::StorageMode::contiguous;
   WalkMode walk = WalkMode::slot_order;  // how pooled stores walk (bitmap, swap-pop or slot-order list)
   std::uint32_t threads = 1;             // the update phase's threads in force
+  bool threads_auto = false;             // chosen by measurement (--threads auto): SimStats::threads_ratio
+  double threads_ratio = 0;              // many threads' step time over one's, last measured (0: not yet)
+  std::uint32_t threads_measured = 1;    // how many "many" is
   double update_ms = 0, release_ms = 0, collision_ms = 0;  // the step's phases (SimStats), smoothed
   std::array<PoolView, kPoolCount> pools{};
   std::size_t bytes_held_total = 0;

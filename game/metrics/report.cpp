@@ -39,7 +39,11 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
   report["pooling"] = settings.pooling ? "on" : "off";
   report["storage"] = engine::storage_mode_name(settings.storage);
   report["walk"] = std::string(walk_name(settings.walk));
-  report["threads"] = stats.threads;  // the update phase's threads (--threads)
+  report["threads"] = stats.threads;  // the update phase's threads in the last step (--threads)
+  // --threads auto: the last measurement, many threads' median step time over one's (0: none yet).
+  report["threads_auto"] = stats.threads_auto;
+  report["threads_ratio"] = stats.threads_ratio;
+  report["threads_measured"] = stats.threads_measured;
   // Mean ms per step of the phases the threads share: bullets' and particles' update (parallel),
   // their release (in order), the collision grid's build.
   const double steps = static_cast<double>(std::max<std::uint64_t>(stats.frame, 1));

@@ -33,6 +33,26 @@ void walk_phrase(const OverlayModel& model, char* out, std::size_t size) {
   }
 }
 
+// The update phase's thread count and why: measured against one thread (--threads auto), or forced.
+void draw_thread_choice(const OverlayModel& model) {
+  const char* s = model.threads == 1 ? "" : "s";
+  if (!model.threads_auto) {
+    ImGui::TextColored(kDim, "%u thread%s: forced (--threads)", model.threads, s);
+  } else if (model.threads_ratio <= 0) {
+    ImGui::TextColored(kDim, "%u thread%s: auto, measuring against one", model.threads, s);
+  } else if (model.threads > 1) {
+    ImGui::TextColored(kDim, "%u threads: %.2fx of one (auto)", model.threads, model.threads_ratio);
+  } else {
+    ImGui::TextColored(kDim, "1 thread: %u measured %.2fx of one (auto)", model.threads_measured, model.threads_ratio);
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "--threads auto: every few seconds a few steps run on the other count (one thread, or\n"
+        "all of them), and the median step times decide which count is kept. The game is the\n"
+        "same at any count; only who runs the chunks changes.");
+  }
+}
+
 void pool_tooltip(const PoolView& p) {
   ImGui::BeginTooltip();
   ImGui::TextColored(vec(pool(p.id)), "%s (%s)", pool_name(p.id), p.pooled ? "pooled" : "heap: one new per object");
@@ -141,6 +161,7 @@ OverlayCommands OverlayPanel::draw(const OverlayFrame& frame) {
       ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "paused: reading the panel");
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("hold fire or move to play on with the mouse here");
     }
+    draw_thread_choice(model);
     // The step's phases the threads share: phase one runs on all of them.
     ImGui::TextColored(kDim, "step phases: update %.2f ms, release %.2f, grid %.2f", model.update_ms, model.release_ms,
                        model.collision_ms);

@@ -97,13 +97,15 @@ void OverlayPanel::draw_controls(const OverlayFrame& frame, OverlayCommands& out
   // The update phase's threads: bullets and particles update in chunks on them.
   int threads = static_cast<int>(s.threads);
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("00 threads").x * 3);
-  changed |= ImGui::SliderInt("update threads", &threads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+  changed |=
+      ImGui::SliderInt("update threads", &threads, 0, 16, threads == 0 ? "auto" : "%d", ImGuiSliderFlags_AlwaysClamp);
   remember("update threads");
   help_marker(
-      "Threads that update bullets and particles, each on its own chunk of a pool; the dead are "
-      "released after, in order, so the game is the same at any count. The Pools table's ns/obj "
+      "Threads that update bullets and particles, each taking chunks of a pool as it comes; the dead "
+      "are released after, in order, so the game is the same at any count. auto (0): the machine's "
+      "threads, measured against one every few seconds, the faster kept. The Pools table's ns/obj "
       "is the wall time of the whole walk per object, so it falls as threads are added.");
-  s.threads = static_cast<std::uint32_t>(std::max(threads, 1));
+  s.threads = static_cast<std::uint32_t>(std::max(threads, 0));
 
   // Pool policies: edited here, applied together with one click (a half-typed number must
   // not resize a pool).

@@ -201,12 +201,19 @@ class ObjectStore {
         chunk_count(team), [&team](std::size_t n, auto&& task) { team(n, task); }, keep);
     release_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   }
-  // How many chunks update(team, keep) splits the walk into: one per thread.
-  static std::size_t chunk_count(const engine::WorkerTeam& team) noexcept { return team.size(); }
-  // How many an update with work beside it takes: four per thread, so the threads that start the
+  // How many chunks update(team, keep) splits the walk into: four per thread of the team (one
+  // for a team of one), claimed as the threads come, so a thread the OS takes away mid-pass
+  // holds a quarter of its share and the others take the rest. The count follows the team's
+  // size, not how many of its threads are active: the game is the same at any chunk count, and
+  // a team that changes its active threads changes no buffer.
+  static constexpr std::size_t kChunksPerThread = 4;
+  static std::size_t chunk_count(const engine::WorkerTeam& team) noexcept {
+    return team.size() == 1 ? 1 : kChunksPerThread * team.size();
+  }
+  // How many an update with work beside it takes: more again, so the threads that start the
   // walk while the caller is busy take more of it, and all end together.
-  static std::size_t chunks_beside(const engine::WorkerTeam& team) noexcept { return 4 * team.size(); }
-  // How many chunks a batch of `objects` (spawns, or the enemies' move) takes: one per thread, but
+  static std::size_t chunks_beside(const engine::WorkerTeam& team) noexcept { return 2 * chunk_count(team); }
+  // How many chunks a batch of `objects` (spawns, or the enemies' move) takes: as above, but
   // one per kObjectsPerTask at most, so a small batch runs inline. A run on the team cost more than
   // it saved there: the storm's volleys (677 bullets) took 42 us on one thread and 48 us on two,
   // the enemies' move (314) 15 us and 16-27 us (2-vCPU VM, docs/figures.md).

@@ -23,11 +23,17 @@ struct Settings {
   int sparks_per_hit = 3;
   float trail_per_second = 90;
   float enemy_density = 1;  // multiplies the count of waves to come
-  // Threads of the update phase: speed only, the game is the same at any count.
-  // Default: the machine's hardware threads, at most 8 (--threads, the panel change it).
-  std::uint32_t threads = static_cast<std::uint32_t>(engine::WorkerTeam::hardware_threads(8));
+  // Threads of the update phase: speed only, the game is the same at any count. kAutoThreads
+  // (the default): a team of the machine's hardware threads (at most 8) that uses as many of them
+  // as measure faster than one (ThreadController). N forces N (--threads, the panel).
+  std::uint32_t threads = 0;
 };
-inline constexpr std::uint32_t kMaxThreads = 64;  // sanitize() clamps threads to 1..this
+inline constexpr std::uint32_t kAutoThreads = 0;
+inline constexpr std::uint32_t kMaxThreads = 64;  // sanitize() clamps threads to kAutoThreads..this
+// The team's size for a threads setting: kAutoThreads gives the machine's hardware threads, at most 8.
+inline std::uint32_t team_size_for(std::uint32_t threads) noexcept {
+  return threads == kAutoThreads ? static_cast<std::uint32_t>(engine::WorkerTeam::hardware_threads(8)) : threads;
+}
 
 // The settings a scenario starts with.
 Settings settings_from(const Scenario& scenario);

@@ -47,7 +47,7 @@ void sanitize(Settings& s, const WeaponConfig& weapon) {
   const float per_stress = weapon.shots_per_second * static_cast<float>(weapon.bullets_per_shot);
   s.stress = std::min(s.stress, kMaxPlayerBulletsPerSecond / per_stress);
   s.enemy_density = std::clamp(s.enemy_density, 0.0f, 100.0f);
-  s.threads = std::clamp<std::uint32_t>(s.threads, 1, kMaxThreads);
+  s.threads = std::min(s.threads, kMaxThreads);  // kAutoThreads (0) stays
   s.particles_per_explosion = std::clamp(s.particles_per_explosion, 0, 100000);
   s.sparks_per_hit = std::clamp(s.sparks_per_hit, 0, 1000);
   s.trail_per_second = std::clamp(s.trail_per_second, 0.0f, 100000.0f);
@@ -120,7 +120,8 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
   enemies_.store().attach_growth_log(growth_log_, PoolId::enemies);
   sanitize(applied_, scenario_.weapon);
   settings_ = applied_;
-  team_.resize(applied_.threads);
+  team_.resize(team_size_for(applied_.threads));
+  thread_choice_ = ThreadController(static_cast<std::uint32_t>(team_.size()));
   make_room(std::numeric_limits<std::size_t>::max());  // the starting capacity backed while the game loads
   prepare_chunks();  // scratch sized for the stores now, so the first step allocates nothing either
   restart();
@@ -230,18 +231,24 @@ void Simulation::apply_settings() {
     particles_.store().set_pooling(want.pooling);
     enemies_.store().set_pooling(want.pooling);
   }
-  // Threads: the team restarts its workers between steps; the game does not change.
-  if (want.threads != applied_.threads) team_.resize(want.threads);
+  // Threads: the team restarts its workers between steps; the game does not change. Auto starts
+  // measuring afresh; a forced count uses every thread of the team.
+  if (want.threads != applied_.threads) {
+    team_.resize(team_size_for(want.threads));
+    thread_choice_ = ThreadController(static_cast<std::uint32_t>(team_.size()));
+  }
+  team_.set_active(want.threads == kAutoThreads ? thread_choice_.threads() : team_.size());
   switched_ = switches_between(applied_, want);
   applied_ = want;
   settings_ = want;
 }
 
 void Simulation::step(const Input& external) {
+  const auto step_started = std::chrono::steady_clock::now();
+  apply_settings();
   // The team's first pass comes after the serial start below: a worker that slept through the
   // frame's render wakes meanwhile, instead of in that pass.
   team_.wake();
-  apply_settings();
   const Input input = applied_.autofire ? with_autopilot(external) : external;
   if (input.restart) restart();
   const float dt = kStepSeconds;
@@ -296,6 +303,12 @@ void Simulation::step(const Input& external) {
   // 5. Room for the next step's spawns, last: a growth here lands in a step whose bursts are
   //    known (make_room grows on a calm one), not in the next, which may be a burst.
   make_room(kPrefaultPerStep);
+  // The step's time on the threads it ran: --threads auto keeps the faster count (the stats
+  // below report the count that ran this step).
+  if (applied_.threads == kAutoThreads) {
+    thread_choice_.record(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - step_started).count());
+  }
   refresh_stats();
 }
 
@@ -637,7 +650,11 @@ void Simulation::refresh_stats() {
   s.cancels = cancels_total_;
   s.stale_refusals = stale_refusals_;
   s.homing_live = homing_live_;
-  s.threads = static_cast<std::uint32_t>(team_.size());
+  s.threads = static_cast<std::uint32_t>(team_.active());
+  s.threads_auto = applied_.threads == kAutoThreads;
+  s.threads_ratio = s.threads_auto ? thread_choice_.ratio() : 0;
+  s.threads_measured = thread_choice_.measured_threads();
+  s.threads_probing = s.threads_auto && thread_choice_.probing();
   for (const PoolId id : {PoolId::bullets, PoolId::enemy_bullets, PoolId::particles}) {  // the team's passes
     s.update_ms += s.pools[static_cast<std::size_t>(id)].update_ms;
     s.release_ms += s.pools[static_cast<std::size_t>(id)].release_ms;

@@ -16,6 +16,7 @@
 #include "sim/particle_system.hpp"
 #include "sim/scenario.hpp"
 #include "sim/settings.hpp"
+#include "sim/thread_controller.hpp"
 
 #include <engine/pool/worker_team.hpp>
 
@@ -48,7 +49,14 @@ struct SimStats {
   bool grew = false;                 // a pool grew during this step (growth_events moved)
   bool rebuilt = false;              // a pool was rebuilt during this step (rebuilds moved)
   std::uint8_t switched = 0;         // switch_bit()s of what this step's settings changed (settings.hpp)
-  std::uint32_t threads = 1;         // the update phase's threads in force (settings().threads)
+  std::uint32_t threads = 1;         // the update phase's threads that ran this step
+  // --threads auto (Settings::threads kAutoThreads): the last measurement, many threads' median
+  // step time over one thread's (0 before the first), how many "many" is, and whether this step
+  // was a probe (the other count, run to measure).
+  bool threads_auto = false;
+  double threads_ratio = 0;
+  std::uint32_t threads_measured = 1;
+  bool threads_probing = false;
   // This step's phases (ms): bullets' and particles' update (phase one, on the threads) and
   // release (phase two, in order), and the collision grid's build.
   double update_ms = 0, release_ms = 0, collision_ms = 0;
@@ -195,6 +203,7 @@ class Simulation {
   };
   void prepare_chunks();                     // one ChunkScratch per chunk, reserved for the stores' capacities
   engine::WorkerTeam team_;                  // the update phase's threads (settings().threads)
+  ThreadController thread_choice_{1};        // how many of them run, under --threads auto
   std::vector<ChunkScratch> chunk_scratch_;  // ObjectStore::chunk_count(team_) of them
   // Cells of the playfield that a player bullet occupies this step: an enemy bullet in a
   // marked cell is cancelled. Marking, not pairing, so the result is order-independent. Each

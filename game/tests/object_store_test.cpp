@@ -317,7 +317,7 @@ INSTANTIATE_TEST_SUITE_P(Walks, ObjectStoreWalks,
                            return std::string(walk_name(walk.param));
                          });
 
-// A spawn batch takes one chunk per ObjectStore::kObjectsPerTask objects, up to one per thread:
+// A spawn batch takes one chunk per ObjectStore::kObjectsPerTask objects, up to chunk_count(team):
 // a small batch is built inline on the calling thread (a run on the team cost more than it saved
 // there), a large one is shared out; both end as spawns one at a time would.
 struct Spark {
@@ -331,7 +331,9 @@ TEST(ObjectStore, ASmallSpawnBatchIsBuiltInlineAndALargeOneOnTheTeam) {
   EXPECT_EQ(ObjectStore<Spark>::chunks_for(0, team), 1u);
   EXPECT_EQ(ObjectStore<Spark>::chunks_for(2 * per_task - 1, team), 1u);
   EXPECT_EQ(ObjectStore<Spark>::chunks_for(2 * per_task, team), 2u);
-  EXPECT_EQ(ObjectStore<Spark>::chunks_for(100 * per_task, team), 2u);  // never more than the threads
+  EXPECT_EQ(ObjectStore<Spark>::chunk_count(team), 8u);                 // more chunks than threads: claimed as they go
+  EXPECT_EQ(ObjectStore<Spark>::chunks_for(100 * per_task, team), 8u);  // never more than chunk_count
+  EXPECT_EQ(ObjectStore<Spark>::chunk_count(engine::WorkerTeam(1)), 1u);
   engine::WorkerTeam eight(8);
   EXPECT_EQ(ObjectStore<Spark>::chunks_for(3 * per_task + 5, eight), 3u);
 

@@ -7,13 +7,16 @@
 #include "sim/particle_system.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation.hpp"
+#include "sim/thread_controller.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace game {
@@ -87,14 +90,125 @@ TEST(ParallelStep, ChangingTheThreadCountMidRunChangesNothing) {
   EXPECT_EQ(switched.hash, steady.hash);
 }
 
-TEST(ParallelStep, ThreadCountsOutsideOneToTheCapAreClamped) {
+TEST(ParallelStep, ThreadCountsAboveTheCapAreClampedAndZeroIsAuto) {
   Simulation sim(storm(), 11);
-  sim.settings().threads = 0;
-  sim.step({});
-  EXPECT_EQ(sim.stats().threads, 1u);
   sim.settings().threads = 100000;
   sim.step({});
   EXPECT_EQ(sim.stats().threads, kMaxThreads);
+  EXPECT_FALSE(sim.stats().threads_auto);
+  sim.settings().threads = kAutoThreads;
+  sim.step({});
+  EXPECT_TRUE(sim.stats().threads_auto);
+  EXPECT_EQ(sim.stats().threads, team_size_for(kAutoThreads)) << "auto starts on every thread of the team";
+  EXPECT_EQ(sim.applied_settings().threads, kAutoThreads);
+}
+
+// More threads than the machine has cores, with a thread beside them that never sleeps: the
+// parallel step still finishes (the caller and the workers sleep rather than spin against the
+// busy core; ctest's TIMEOUT ends a hang) and plays the same game as one thread. Under TSan too.
+TEST(ParallelStep, EightThreadsBesideABusyLoopFinishTheSameGame) {
+#if defined(__SANITIZE_THREAD__)
+  constexpr int kBusyFrames = 60;  // the storm's first volleys: 8 threads and a busy loop on TSan's slow steps
+#else
+  constexpr int kBusyFrames = 180;
+#endif
+  const Outcome one = play(1, true, kBusyFrames);
+  std::atomic<bool> stop{false};
+  std::thread busy([&stop] {
+    std::uint64_t spins = 0;
+    while (!stop.load(std::memory_order_relaxed)) ++spins;
+    EXPECT_GT(spins, 0u);
+  });
+  const Outcome eight = play(8, true, kBusyFrames);
+  const Outcome automatic = play(kAutoThreads, true, kBusyFrames);
+  stop.store(true);
+  busy.join();
+  EXPECT_EQ(eight.threads, 8u);
+  EXPECT_GT(one.live_bullets, kBusyFrames < 180 ? 100u : 1000u)
+      << "the storm must be on for the comparison to mean anything";
+  EXPECT_EQ(eight.hash, one.hash);
+  EXPECT_EQ(eight.kills, one.kills);
+  EXPECT_EQ(automatic.hash, one.hash) << "--threads auto changes who runs the chunks, not the game";
+}
+
+// --threads auto's choice, fed made-up step times: no clock, so the decisions are exact.
+ThreadController::Config small_config() {
+  ThreadController::Config c;
+  c.window = 4;
+  c.settle = 1;
+  c.interval = 10;
+  c.max_interval = 40;
+  c.margin = 0.05;
+  return c;
+}
+// Runs `steps` steps, each taking many_ms on more than one thread and one_ms on one.
+void feed(ThreadController& c, int steps, double many_ms, double one_ms) {
+  for (int i = 0; i < steps; ++i) c.record(c.threads() == 1 ? one_ms : many_ms);
+}
+
+TEST(ThreadController, KeepsManyThreadsWhileTheyAreFaster) {
+  ThreadController c(4, small_config());
+  EXPECT_EQ(c.threads(), 4u);
+  EXPECT_EQ(c.ratio(), 0.0);
+  feed(c, 10, 1.0, 2.0);  // settle 1 + interval: the probe starts
+  EXPECT_TRUE(c.probing());
+  EXPECT_EQ(c.threads(), 1u) << "the probe runs one thread";
+  feed(c, 5, 1.0, 2.0);  // settle + window
+  EXPECT_FALSE(c.probing());
+  EXPECT_EQ(c.probes(), 1u);
+  EXPECT_EQ(c.threads(), 4u);
+  EXPECT_DOUBLE_EQ(c.ratio(), 0.5);
+  EXPECT_EQ(c.measured_threads(), 4u);
+}
+
+TEST(ThreadController, FallsBackToOneThreadWhenManyAreSlowerAndReturnsWhenTheyAreFasterAgain) {
+  ThreadController c(2, small_config());
+  feed(c, 15, 3.0, 2.0);  // a busy machine: two threads slower
+  EXPECT_EQ(c.probes(), 1u);
+  EXPECT_EQ(c.threads(), 1u);
+  EXPECT_DOUBLE_EQ(c.ratio(), 1.5);
+  feed(c, 15, 3.0, 2.0);  // the next probe runs two threads, still slower: one stays
+  EXPECT_EQ(c.probes(), 2u);
+  EXPECT_EQ(c.chosen(), 1u);
+  feed(c, 100, 1.0, 2.0);  // the machine is quiet again: the next probe finds two faster
+  EXPECT_EQ(c.chosen(), 2u);
+  EXPECT_DOUBLE_EQ(c.ratio(), 0.5);
+}
+
+TEST(ThreadController, ATieKeepsOneThreadAndTheMarginDecidesTheWayBack) {
+  ThreadController c(2, small_config());
+  EXPECT_EQ(c.decide(2, 1.0), 2u) << "a tie keeps many";
+  EXPECT_EQ(c.decide(2, 1.01), 1u) << "slower by anything: one";
+  EXPECT_EQ(c.decide(1, 0.96), 1u) << "faster by less than the margin: one stays";
+  EXPECT_EQ(c.decide(1, 0.94), 2u);
+  EXPECT_EQ(c.decide(2, 0.0), 2u) << "nothing measured: no change";
+}
+
+TEST(ThreadController, MediansIgnoreASpikeAndProbesThatKeepTheCountComeLessOften) {
+  ThreadController c(2, small_config());
+  int steps = 0;
+  std::uint32_t probes_seen = 0;
+  std::vector<int> probe_starts;
+  for (; steps < 200; ++steps) {
+    const bool was_probing = c.probing();
+    // Two threads twice as fast, but every fifth step on two threads is a 50 ms spike.
+    const double ms = c.threads() == 1 ? 2.0 : (steps % 5 == 0 ? 50.0 : 1.0);
+    c.record(ms);
+    if (!was_probing && c.probing()) probe_starts.push_back(steps);
+    probes_seen = c.probes();
+  }
+  EXPECT_EQ(c.chosen(), 2u) << "one spike in a window of four does not move the median";
+  EXPECT_DOUBLE_EQ(c.ratio(), 0.5);
+  ASSERT_GE(probe_starts.size(), 3u);
+  EXPECT_GT(probe_starts[2] - probe_starts[1], probe_starts[1] - probe_starts[0]) << "the interval doubles";
+  EXPECT_GE(probes_seen, 3u);
+}
+
+TEST(ThreadController, ATeamOfOneNeverProbes) {
+  ThreadController c(1, small_config());
+  feed(c, 100, 1.0, 1.0);
+  EXPECT_EQ(c.threads(), 1u);
+  EXPECT_EQ(c.probes(), 0u);
 }
 
 // A step's particle bursts are queued and built on the team at the particle update

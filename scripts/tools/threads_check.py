@@ -10,9 +10,13 @@ gets its rows, and every run of every build must end on the one hash.
 BM_ParallelFloor (parallel_update_bench: a plain std::vector moved in halves, nothing released),
 1 million items, 2 threads against 1. A host whose floor reads 0.7x cannot show a game ratio of
 0.6x, however the game is built: the floor says what the machine gave while the game ran.
+--threads takes counts and auto (the default: the team measures itself against one thread).
+--busy N runs N busy-loop processes (sh -c 'while :; do :; done') beside every run, and ends them
+after: the game on a machine that is doing something else. The load average is printed with the
+table.
 
     scripts/tools/threads_check.py [--binary build/release/game/poolshot[,OTHER]] [--reps 3] [--frames 1200]
-                                   [--pooling on,off] [--floor [BENCH]]
+                                   [--pooling on,off] [--floor [BENCH]] [--threads auto,1,2] [--busy N]
 """
 import argparse
 import json
@@ -21,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def run(binary, threads, pooling, frames, report):
@@ -51,14 +56,18 @@ def main():
     parser.add_argument("--binary", default="build/release/game/poolshot")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--frames", type=int, default=1200)
-    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--threads", default="1,2", help="counts and auto, the first is the base (e.g. 1,2,auto)")
+    parser.add_argument("--busy", type=int, default=0, metavar="N", help="busy-loop processes beside the game")
     parser.add_argument("--pooling", default="on,off", help="on, off or on,off (off: the heap runs, 6x slower)")
     parser.add_argument("--floor", nargs="?", const=FLOOR_BENCH, default=None, metavar="BENCH",
                         help=f"also read the machine's 2-thread floor once a rep (default bench: {FLOOR_BENCH})")
     args = parser.parse_args()
     if args.floor and not os.access(args.floor, os.X_OK):
         parser.error(f"--floor: {args.floor} is not an executable (build it: cmake --build --preset release)")
-    counts = [int(t) for t in args.threads.split(",")]
+    try:
+        counts = [t if t == "auto" else int(t) for t in args.threads.split(",")]
+    except ValueError:
+        parser.error(f"--threads takes counts and auto, not {args.threads!r}")
     binaries = args.binary.split(",")
     poolings = args.pooling.split(",")
     if any(p not in ("on", "off") for p in poolings):  # split() gives at least [""], which fails too
@@ -66,6 +75,22 @@ def main():
     results = {}  # (binary, threads, pooling) -> list of reports
     hashes = set()
     floors = []  # BM_ParallelFloor's 2-thread / 1-thread, one a rep
+    busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(args.busy)]
+    try:
+        time.sleep(1 if busy else 0)  # the loops are on their cores before the first run
+        measure(args, counts, binaries, poolings, results, hashes, floors)
+        load = os.getloadavg()
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+    print(f"busy loops beside: {args.busy}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+          f"on {os.cpu_count()} CPUs")
+    report(args, counts, binaries, poolings, results, hashes, floors)
+    return 0 if len(hashes) == 1 else 1
+
+
+def measure(args, counts, binaries, poolings, results, hashes, floors):
     with tempfile.TemporaryDirectory() as tmp:
         for rep in range(args.reps):
             if args.floor:
@@ -76,9 +101,13 @@ def main():
                         r = run(binary, threads, pooling, args.frames, os.path.join(tmp, "r.json"))
                         results.setdefault((binary, threads, pooling), []).append(r)
                         hashes.add(r["state_hash"])
+
+
+def report(args, counts, binaries, poolings, results, hashes, floors):
     print(f"storm.json --autofire --seed 11 --frames {args.frames}, {args.reps} runs each, medians:")
-    print("| build | pooling | threads | sim p50 ms | sim p99 ms | update ms | release ms | p50 / 1 thread | per-run ratio |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| build | pooling | threads | sim p50 ms | sim p99 ms | update ms | release ms | p50 / first "
+          "| per-run p50 ratio | per-run p99 ratio |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
     rep_ratios = {}  # (binary, threads, pooling) -> each rep's p50 / the first thread count's p50
     for binary, pooling in ((b, p) for b in binaries for p in poolings):
         base = None
@@ -93,10 +122,12 @@ def main():
             # machine's speed drifts over minutes, so the paired ratio is steadier than the medians'.
             firsts = results[(binary, counts[0], pooling)]
             ratios = [r["frame_ms"]["sim"]["p50"] / f["frame_ms"]["sim"]["p50"] for r, f in zip(rs, firsts)]
+            ratios99 = [r["frame_ms"]["sim"]["p99"] / f["frame_ms"]["sim"]["p99"] for r, f in zip(rs, firsts)]
             rep_ratios[(binary, threads, pooling)] = ratios
             paired = statistics.median(ratios)
             print(f"| {binary} | {pooling} | {threads} | {p50:.2f} | {p99:.2f} | {update:.2f} | {release:.2f} "
-                  f"| {p50 / base:.2f}x | {paired:.2f}x |")
+                  f"| {p50 / base:.2f}x | {paired:.2f}x ({' '.join(f'{x:.2f}' for x in ratios)}) "
+                  f"| {statistics.median(ratios99):.2f}x ({' '.join(f'{x:.2f}' for x in ratios99)}) |")
     if floors:  # each rep's game ratio beside the floor read in that rep
         for binary, pooling in ((b, p) for b in binaries for p in poolings):
             for threads in counts[1:]:
@@ -105,8 +136,7 @@ def main():
                       f"{' '.join(f'{x:.2f}' for x in ratios)}")
         print(f"machine floor (BM_ParallelFloor, 1M items, 2 threads / 1): median {statistics.median(floors):.2f}x, "
               f"each rep: {' '.join(f'{f:.2f}' for f in floors)}")
-    print("state hashes:", "all equal" if len(hashes) == 1 else f"DIFFER: {sorted(hashes)}")
-    return 0 if len(hashes) == 1 else 1
+    print("state hashes:", "all equal" if len(hashes) == 1 else f"DIFFER: {sorted(hashes)}", *sorted(hex(h) if isinstance(h, int) else h for h in hashes))
 
 
 if __name__ == "__main__":

@@ -328,5 +328,56 @@ TEST(WorkerTeam, ResizesAndRethrowsATasksException) {
   EXPECT_LE(engine::WorkerTeam::hardware_threads(4), 4u);
 }
 
+// set_active(n): the runs that follow use n of the team's threads, the caller included, and
+// set_active(1) is the single-threaded program (inline, in order). No thread starts or stops.
+TEST(WorkerTeam, SetActiveUsesThatManyThreads) {
+  engine::WorkerTeam team(4);
+  EXPECT_EQ(team.active(), 4u);
+  team.set_active(1);
+  EXPECT_EQ(team.active(), 1u);
+  std::vector<std::size_t> order;
+  team(8, [&](std::size_t k) { order.push_back(k); });  // a plain vector: inline or a race
+  EXPECT_EQ(order, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  team.set_active(2);
+  for (int round = 0; round < 20; ++round) {
+    std::vector<std::thread::id> ran_on(32);
+    team(ran_on.size(), [&](std::size_t k) {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));  // long enough for every worker to come
+      ran_on[k] = std::this_thread::get_id();
+    });
+    std::sort(ran_on.begin(), ran_on.end());
+    const auto threads = std::unique(ran_on.begin(), ran_on.end()) - ran_on.begin();
+    ASSERT_LE(threads, 2) << "round " << round;
+  }
+  team.set_active(100);
+  EXPECT_EQ(team.active(), 4u) << "at most the team";
+  team.set_active(0);
+  EXPECT_EQ(team.active(), 1u);
+  team.resize(3);
+  EXPECT_EQ(team.active(), 3u) << "resize uses every thread again";
+}
+
+// A worker held up in its task (as when the OS takes its core away) holds only that task: the
+// caller takes every other one, then sleeps until the held one ends, and the run returns with
+// all of them done.
+TEST(WorkerTeam, TheCallerTakesTheTasksAHeldUpWorkerLeaves) {
+  engine::WorkerTeam team(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  for (int round = 0; round < 5; ++round) {
+    std::vector<int> ran(16, 0);  // plain ints: every task must have finished when the run returns
+    std::atomic<int> on_caller{0};
+    team(ran.size(), [&](std::size_t k) {
+      if (std::this_thread::get_id() == caller) {
+        on_caller.fetch_add(1);
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the worker's first task holds it
+      }
+      ran[k] = 1;
+    });
+    for (const int r : ran) ASSERT_EQ(r, 1) << "round " << round;
+    EXPECT_GE(on_caller.load(), 14) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace pool_test

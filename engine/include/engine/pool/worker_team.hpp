@@ -6,17 +6,24 @@
 //   engine::WorkerTeam team(4);                        // the caller and 3 workers, started once
 //   team(8, [&](std::size_t k) { update_chunk(k); });   // task(k) for every k in [0, 8); returns when all ran
 //
-// - Threads start in the constructor (or resize()) and wait between runs, spinning a little
-//   before they sleep: no thread is created per frame, and a run allocates nothing (the task is
-//   passed by reference, not as a std::function).
+// - Threads start in the constructor (or resize()) and wait between runs: a worker spins for
+//   at most kWorkerSpin (tens of microseconds, and only while the team has no more threads than
+//   the machine has cores), then sleeps on a condition variable. No thread is created per frame,
+//   and a run allocates nothing (the task is passed by reference, not as a std::function).
+// - Tasks are handed out by an atomic counter as threads come for them: which thread runs task k
+//   is not fixed, so a task must depend on its k only (the chunked passes give chunk k its own
+//   objects and buffers); the result is then the same at any team size. Give a run more tasks
+//   than threads: a worker the OS takes away mid-run then holds one small task, and whoever runs
+//   takes the rest. The caller works too, and waits for the tasks still running by spinning for at
+//   most kCallerSpin, then sleeping until the last one ends: a caller that spun on would take the
+//   core the descheduled worker needs to finish.
+// - set_active(n) uses n of the team's threads in the runs that follow (the others sleep), with no
+//   thread started or stopped: a team that sizes itself by measurement switches for free.
 // - wake() ahead of a run that follows a pause (a frame's render, longer than the workers
 //   spin) has them spinning again when it comes, instead of waiting for them to wake.
-// - The calling thread works too, so a team of 1 runs every task inline, in order, with no
-//   locking: the single-threaded program, exactly.
+// - A team of 1, or set_active(1), runs every task inline, in order, with no locking: the
+//   single-threaded program, exactly.
 // - A run waits for the tasks its workers took, not for workers still waking up: those take none.
-// - Tasks are handed out by an atomic counter: which thread runs task k is not fixed, so a task
-//   must depend on its k only (the chunked passes give chunk k its own objects and buffers); the
-//   result is then the same at any team size.
 // - An exception from a task ends the run after the tasks in flight finish, and the first one is
 //   rethrown on the calling thread.
 // - run_beside(n, task, beside) starts the workers on the tasks while the caller runs beside()
@@ -53,13 +60,20 @@ class WorkerTeam {
   }
 
   std::size_t size() const noexcept { return workers_.size() + 1; }  // threads that run tasks, the caller included
+  // Threads the next runs use, the caller included: 1..size(). Not during a run.
+  std::size_t active() const noexcept { return active_; }
+  void set_active(std::size_t threads) noexcept { active_ = std::clamp<std::size_t>(threads, 1, size()); }
   // Joins the workers and starts threads - 1 new ones (0 -> 1). Not during a run.
   void resize(std::size_t threads) {
     threads = std::max<std::size_t>(threads, 1);
-    if (threads == size() && started_) return;
+    if (threads == size() && started_) {
+      active_ = threads;
+      return;
+    }
     stop_workers();
     started_ = true;
     stopping_.store(false, std::memory_order_relaxed);
+    active_ = threads;
     spin_ = threads <= std::max(1u, std::thread::hardware_concurrency());
     workers_.reserve(threads - 1);
     // A new worker waits for the next run, not one before it was born (a resize after runs had
@@ -73,7 +87,7 @@ class WorkerTeam {
   // a 2-vCPU VM: BM_RunAfterPause). For a caller that knows a run is coming after a pause: a
   // game step after the frame's render. Cheap when no worker sleeps. Not during a run.
   void wake() {
-    if (workers_.empty() || !spin_) return;
+    if (active_ <= 1 || !spin_) return;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++wakes_;
@@ -97,7 +111,7 @@ class WorkerTeam {
   template <class Task, class Beside>
   void run_beside(std::size_t tasks, Task&& task, Beside&& beside) {
     if (tasks > kTaskMask) throw std::length_error("WorkerTeam: more than 2^32 - 1 tasks in one run");
-    if (beside_ || workers_.empty() || tasks <= 1) {  // inline: the single-threaded program
+    if (beside_ || active_ <= 1 || tasks <= 1) {  // inline: the single-threaded program
       beside();
       for (std::size_t k = 0; k < tasks; ++k) task(k);
       return;
@@ -107,12 +121,18 @@ class WorkerTeam {
     call_ = call;
     error_ = nullptr;
     ticket_.store(static_cast<std::uint64_t>(tasks) << 32, std::memory_order_release);  // publishes the task
+    const std::size_t seats = std::min(active_, tasks) - 1;                      // workers that may join this run
+    seats_.store(static_cast<std::uint32_t>(seats), std::memory_order_relaxed);  // published by run_
     {
       // Under the mutex, so a worker between its last look and its wait cannot miss the run.
       std::lock_guard<std::mutex> lock(mutex_);
       run_.store(run_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     }
-    wake_.notify_all();  // cheap when every worker is still spinning
+    if (seats >= workers_.size()) {
+      wake_.notify_all();  // cheap when every worker is still spinning
+    } else {
+      for (std::size_t i = 0; i < seats; ++i) wake_.notify_one();
+    }
     std::exception_ptr beside_error;
     beside_ = true;
     try {
@@ -125,9 +145,7 @@ class WorkerTeam {
     // Every task a worker claimed is finished before the call returns (the task may die then). A
     // worker that had claimed none by the time none were left is not waited for: one still waking
     // up (see wake()) leaves the whole run to the threads that came.
-    for (unsigned spins = 0; in_flight_.load(std::memory_order_seq_cst) != 0; ++spins) {
-      if (spins > kSpins) std::this_thread::yield();  // more threads than cores: let the workers run
-    }
+    wait_for_tasks();
     context_ = nullptr;
     std::exception_ptr task_error = std::exchange(error_, nullptr);
     if (beside_error) std::rethrow_exception(beside_error);
@@ -135,13 +153,36 @@ class WorkerTeam {
   }
 
  private:
-  // How long the caller spins waiting for the last chunk before it yields, and how long a worker
-  // spins between runs before it sleeps (only while the team has no more threads than the
-  // machine has cores: otherwise a spinning worker takes the core a busy one needs). A step's
-  // passes come a few hundred microseconds apart, and a condition variable's wake-up cost about
-  // 70 us a pass (parallel_update_bench, 100k objects).
-  static constexpr unsigned kSpins = 1u << 14;
-  static constexpr std::chrono::microseconds kWorkerSpin{500};
+  // How long a worker spins between runs before it sleeps (only while the team has no more
+  // threads than the machine has cores), and how long the caller spins for the last tasks of a
+  // run before it sleeps. A step's passes come tens to hundreds of microseconds apart; a sleeping
+  // thread's wake-up costs tens of microseconds. Spinning longer bought nothing measurable on a
+  // quiet machine and took the core from a worker, or from another program, on a busy one.
+  static constexpr std::chrono::microseconds kWorkerSpin{50};
+  static constexpr std::chrono::microseconds kCallerSpin{50};
+
+  // The caller's wait for every claimed task of the run: spins, then sleeps on done_. The worker
+  // that ends the last task wakes it (take_tasks): its in_flight_ decrement and the caller's
+  // caller_waiting_ store are sequentially consistent, so either the worker sees the caller
+  // waiting and notifies under the mutex, or the caller sees in_flight_ at 0 and does not sleep.
+  void wait_for_tasks() {
+    if (in_flight_.load(std::memory_order_seq_cst) == 0) return;
+    const auto until = std::chrono::steady_clock::now() + kCallerSpin;
+    for (unsigned spins = 1; in_flight_.load(std::memory_order_seq_cst) != 0; ++spins) {
+      if (spins % 64 == 0 && std::chrono::steady_clock::now() > until) break;
+    }
+    if (in_flight_.load(std::memory_order_seq_cst) == 0) return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    caller_waiting_.store(true, std::memory_order_seq_cst);
+    done_.wait(lock, [this] { return in_flight_.load(std::memory_order_seq_cst) == 0; });
+    caller_waiting_.store(false, std::memory_order_relaxed);
+  }
+  // A worker's seat in the current run: at most active() - 1 workers take tasks in one run.
+  bool take_seat() noexcept {
+    std::uint32_t left = seats_.load(std::memory_order_relaxed);
+    while (left != 0 && !seats_.compare_exchange_weak(left, left - 1, std::memory_order_relaxed)) {}
+    return left != 0;
+  }
 
   // Runs the current run's tasks until none are left (or one threw). A task is claimed from
   // ticket_ (the run's task count above, the next task below): a claim can only take a task of
@@ -158,7 +199,7 @@ class WorkerTeam {
         claimed = ticket_.compare_exchange_weak(ticket, ticket + 1, std::memory_order_seq_cst);
       }
       if (!claimed) {
-        in_flight_.fetch_sub(1, std::memory_order_release);
+        leave();
         return;
       }
       try {
@@ -169,7 +210,14 @@ class WorkerTeam {
         std::uint64_t now = ticket_.load(std::memory_order_relaxed);  // the rest are skipped
         while (!ticket_.compare_exchange_weak(now, (now >> 32 << 32) | (now >> 32), std::memory_order_relaxed)) {}
       }
-      in_flight_.fetch_sub(1, std::memory_order_release);  // the caller's wait acquires it (and error_)
+      leave();  // the caller's wait acquires it (and error_)
+    }
+  }
+  // Ends a claim attempt: the last thread out wakes a caller asleep in wait_for_tasks().
+  void leave() noexcept {
+    if (in_flight_.fetch_sub(1, std::memory_order_seq_cst) == 1 && caller_waiting_.load(std::memory_order_seq_cst)) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_.notify_one();
     }
   }
   void work(std::uint64_t seen) {
@@ -198,8 +246,8 @@ class WorkerTeam {
         if (!stopping_.load(std::memory_order_relaxed) && run_.load(std::memory_order_relaxed) == seen) continue;
       }
       if (stopping_.load(std::memory_order_acquire)) return;
-      seen = run_.load(std::memory_order_acquire);
-      take_tasks();
+      seen = run_.load(std::memory_order_acquire);  // then the seat: seats_ was set for this run or a later one
+      if (take_seat()) take_tasks();
     }
   }
   void stop_workers() {
@@ -215,6 +263,7 @@ class WorkerTeam {
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;
+  std::condition_variable done_;  // the caller sleeps here for a run's last tasks (wait_for_tasks)
   // One run's task, written before ticket_ is stored for the run (a release store that every
   // claim acquires), and not again until the tasks claimed in the run are done.
   void* context_ = nullptr;
@@ -223,12 +272,15 @@ class WorkerTeam {
   std::atomic<std::uint64_t> ticket_{0};     // the run's task count << 32 | the next unclaimed task
   std::atomic<std::uint32_t> in_flight_{0};  // threads claiming or running a task (take_tasks)
   std::atomic<std::uint64_t> run_{0};
+  std::atomic<std::uint32_t> seats_{0};  // workers that may still join the current run (take_seat)
+  std::atomic<bool> caller_waiting_{false};
   std::exception_ptr error_;  // the first task's exception (under the mutex while tasks run)
   std::atomic<bool> stopping_{false};
   std::uint64_t wakes_ = 0;  // wake() calls so far (under the mutex)
   bool beside_ = false;      // the caller is inside a run_beside()'s beside(): its own runs go inline
   bool started_ = false;
-  bool spin_ = false;  // workers spin between runs (set before they start)
+  std::size_t active_ = 1;  // threads a run uses (set_active), the caller included
+  bool spin_ = false;       // workers spin between runs (set before they start)
 };
 
 }  // namespace engine
