@@ -110,7 +110,7 @@ class WorkerTeam {
   // exception from a task goes on only if beside() did not throw.
   template <class Task, class Beside>
   void run_beside(std::size_t tasks, Task&& task, Beside&& beside) {
-    if (tasks > kTaskMask) throw std::length_error("WorkerTeam: more than 2^32 - 1 tasks in one run");
+    if (tasks > kTaskMask) throw std::length_error("WorkerTeam: more than 2^24 - 1 tasks in one run");
     if (beside_ || active_ <= 1 || tasks <= 1) {  // inline: the single-threaded program
       beside();
       for (std::size_t k = 0; k < tasks; ++k) task(k);
@@ -120,13 +120,15 @@ class WorkerTeam {
     context_ = const_cast<void*>(static_cast<const void*>(&task));  // a const task is called as const
     call_ = call;
     error_ = nullptr;
-    ticket_.store(static_cast<std::uint64_t>(tasks) << 32, std::memory_order_release);  // publishes the task
+    const std::uint64_t run = run_.load(std::memory_order_relaxed) + 1;
+    ticket_.store(tag_of(run) | static_cast<std::uint64_t>(tasks) << kCountShift,
+                  std::memory_order_release);                                    // publishes the task
     const std::size_t seats = std::min(active_, tasks) - 1;                      // workers that may join this run
     seats_.store(static_cast<std::uint32_t>(seats), std::memory_order_relaxed);  // published by run_
     {
       // Under the mutex, so a worker between its last look and its wait cannot miss the run.
       std::lock_guard<std::mutex> lock(mutex_);
-      run_.store(run_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+      run_.store(run, std::memory_order_release);
     }
     if (seats >= workers_.size()) {
       wake_.notify_all();  // cheap when every worker is still spinning
@@ -141,7 +143,7 @@ class WorkerTeam {
       beside_error = std::current_exception();
     }
     beside_ = false;
-    take_tasks();
+    take_tasks(run);
     // Every task a worker claimed is finished before the call returns (the task may die then). A
     // worker that had claimed none by the time none were left is not waited for: one still waking
     // up (see wake()) leaves the whole run to the threads that came.
@@ -184,18 +186,19 @@ class WorkerTeam {
     return left != 0;
   }
 
-  // Runs the current run's tasks until none are left (or one threw). A task is claimed from
-  // ticket_ (the run's task count above, the next task below): a claim can only take a task of
-  // the run published last, so a worker that comes late finds nothing and leaves. in_flight_
+  // Runs run `run`'s tasks until none are left (or one threw). A task is claimed from ticket_
+  // (the run's tag, its task count, the next task): a claim takes only a task of the run the
+  // thread came for, so a worker that comes late, or that finished a task as the caller moved on
+  // to the next run, finds nothing and leaves; it joins a later run only through a seat. in_flight_
   // counts the threads between a claim attempt and the end of their task; it goes up before the
   // claim, so a caller that then finds no task left (its load comes after the claim in the
   // sequentially consistent order) also finds the claimer counted, and waits for its task.
-  void take_tasks() noexcept {
+  void take_tasks(std::uint64_t run) noexcept {
     for (;;) {
       in_flight_.fetch_add(1, std::memory_order_seq_cst);
       std::uint64_t ticket = ticket_.load(std::memory_order_seq_cst);
       bool claimed = false;
-      while (!claimed && (ticket & kTaskMask) < (ticket >> 32)) {
+      while (!claimed && (ticket & kTagMask) == tag_of(run) && (ticket & kTaskMask) < count_of(ticket)) {
         claimed = ticket_.compare_exchange_weak(ticket, ticket + 1, std::memory_order_seq_cst);
       }
       if (!claimed) {
@@ -208,7 +211,7 @@ class WorkerTeam {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!error_) error_ = std::current_exception();
         std::uint64_t now = ticket_.load(std::memory_order_relaxed);  // the rest are skipped
-        while (!ticket_.compare_exchange_weak(now, (now >> 32 << 32) | (now >> 32), std::memory_order_relaxed)) {}
+        while (!ticket_.compare_exchange_weak(now, (now & ~kTaskMask) | count_of(now), std::memory_order_relaxed)) {}
       }
       leave();  // the caller's wait acquires it (and error_)
     }
@@ -247,7 +250,7 @@ class WorkerTeam {
       }
       if (stopping_.load(std::memory_order_acquire)) return;
       seen = run_.load(std::memory_order_acquire);  // then the seat: seats_ was set for this run or a later one
-      if (take_seat()) take_tasks();
+      if (take_seat()) take_tasks(seen);
     }
   }
   void stop_workers() {
@@ -268,8 +271,13 @@ class WorkerTeam {
   // claim acquires), and not again until the tasks claimed in the run are done.
   void* context_ = nullptr;
   void (*call_)(void*, std::size_t) = nullptr;
-  static constexpr std::uint64_t kTaskMask = 0xFFFFFFFFu;
-  std::atomic<std::uint64_t> ticket_{0};     // the run's task count << 32 | the next unclaimed task
+  // ticket_: the run's tag (its number's low 16 bits) << 48 | its task count << 24 | the next task.
+  static constexpr unsigned kCountShift = 24, kTagShift = 48;
+  static constexpr std::uint64_t kTaskMask = (std::uint64_t{1} << kCountShift) - 1;
+  static constexpr std::uint64_t kTagMask = ~std::uint64_t{0} << kTagShift;
+  static constexpr std::uint64_t tag_of(std::uint64_t run) noexcept { return run << kTagShift; }
+  static constexpr std::uint64_t count_of(std::uint64_t ticket) noexcept { return (ticket >> kCountShift) & kTaskMask; }
+  std::atomic<std::uint64_t> ticket_{0};
   std::atomic<std::uint32_t> in_flight_{0};  // threads claiming or running a task (take_tasks)
   std::atomic<std::uint64_t> run_{0};
   std::atomic<std::uint32_t> seats_{0};  // workers that may still join the current run (take_seat)
