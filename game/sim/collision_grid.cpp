@@ -13,7 +13,7 @@ bool solid(const Enemy& e) { return e.hp > 0 && !e.gone && !charges(e); }
 }  // namespace
 
 CollisionGrid::CollisionGrid(const Rect& area, float cell_size, float query_radius)
-    : area_(area), cell_size_(cell_size), inv_cell_(1.0f / cell_size), query_radius_(query_radius) {
+    : area_(area), inv_cell_(1.0f / cell_size), query_radius_(query_radius) {
   columns_ = std::max(1, static_cast<std::int32_t>(std::ceil((area.max.x - area.min.x) * inv_cell_)));
   rows_ = std::max(1, static_cast<std::int32_t>(std::ceil((area.max.y - area.min.y) * inv_cell_)));
   const auto cells = static_cast<std::size_t>(columns_) * static_cast<std::size_t>(rows_);

@@ -49,7 +49,6 @@ class CollisionGrid {
   std::int32_t first_overlap_in_cell(Vec2 center, float radius) const;
 
   Rect area_;
-  float cell_size_;
   float inv_cell_;
   float query_radius_;
   std::int32_t columns_, rows_;
