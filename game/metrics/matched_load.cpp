@@ -47,6 +47,18 @@ void collect(const engine::FrameStats& frames, bool heap, std::vector<double>& o
   }
 }
 
+// The medians of the frames collected in x and their ratio, when enough_load and both sides kept
+// rule.min_frames frames.
+void finish(MatchedLoadScratch& x, bool enough_load, const MatchedLoadRule& rule, MatchedLoad& m) {
+  m.heap_frames = x.heap_ms.size();
+  m.pooled_frames = x.pooled_ms.size();
+  m.heap_sim_p50 = median_of(x.heap_ms);
+  m.pooled_sim_p50 = median_of(x.pooled_ms);
+  m.has_ratio =
+      enough_load && m.heap_frames >= rule.min_frames && m.pooled_frames >= rule.min_frames && m.pooled_sim_p50 > 0;
+  m.ratio = m.has_ratio ? m.heap_sim_p50 / m.pooled_sim_p50 : 0.0;
+}
+
 }  // namespace
 
 std::uint32_t live_objects(const SimStats& stats) noexcept {
@@ -75,13 +87,7 @@ MatchedLoad matched_load(const engine::FrameStats& heap, const engine::FrameStat
     collect(heap, true, x.heap_ms, m, rule);
     collect(pooled, false, x.pooled_ms, m, rule);
   }
-  m.heap_frames = x.heap_ms.size();
-  m.pooled_frames = x.pooled_ms.size();
-  m.heap_sim_p50 = median_of(x.heap_ms);
-  m.pooled_sim_p50 = median_of(x.pooled_ms);
-  m.has_ratio = m.live_objects >= rule.min_live && m.heap_frames >= rule.min_frames &&
-                m.pooled_frames >= rule.min_frames && m.pooled_sim_p50 > 0;
-  m.ratio = m.has_ratio ? m.heap_sim_p50 / m.pooled_sim_p50 : 0.0;
+  finish(x, m.live_objects >= rule.min_live, rule, m);
   return m;
 }
 
@@ -105,13 +111,8 @@ MatchedLoad matched_load_paired(const engine::FrameStats& heap, const engine::Fr
     x.live.push_back(live);
   }
   m.live_objects = static_cast<std::uint64_t>(median_of(x.live));
-  m.heap_frames = x.heap_ms.size();
-  m.pooled_frames = x.pooled_ms.size();
-  m.heap_sim_p50 = median_of(x.heap_ms);
-  m.pooled_sim_p50 = median_of(x.pooled_ms);
-  m.has_ratio = m.heap_frames >= rule.min_frames && m.pooled_sim_p50 > 0;
-  m.ratio = m.has_ratio ? m.heap_sim_p50 / m.pooled_sim_p50 : 0.0;
-  if (!m.has_ratio) {  // say how far the runs got: the peak live count, for "not enough load"
+  finish(x, true, rule, m);  // every frame kept had min_live objects
+  if (!m.has_ratio) {        // say how far the runs got: the peak live count, for "not enough load"
     std::uint32_t peak = 0;
     for (std::size_t i = 0; i < heap.size(); ++i) peak = std::max(peak, heap.sample(i).counters.live_objects);
     m.live_objects = peak;

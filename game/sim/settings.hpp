@@ -12,6 +12,9 @@
 
 namespace game {
 
+inline constexpr std::uint32_t kAutoThreads = 0;
+inline constexpr std::uint32_t kMaxThreads = 64;  // sanitize() clamps threads to kAutoThreads..this
+
 struct Settings {
   bool pooling = true;                                              // false: every object is its own `new`
   engine::StorageMode storage = engine::StorageMode::packed_pages;  // for all four pools (Scenario says why)
@@ -26,10 +29,8 @@ struct Settings {
   // Threads of the update phase: speed only, the game is the same at any count. kAutoThreads
   // (the default): a team of the machine's hardware threads (at most 8) that uses as many of them
   // as measure faster than one (ThreadController). N forces N (--threads, the panel).
-  std::uint32_t threads = 0;
+  std::uint32_t threads = kAutoThreads;
 };
-inline constexpr std::uint32_t kAutoThreads = 0;
-inline constexpr std::uint32_t kMaxThreads = 64;  // sanitize() clamps threads to kAutoThreads..this
 // The team's size for a threads setting: kAutoThreads gives the machine's hardware threads, at most 8.
 inline std::uint32_t team_size_for(std::uint32_t threads) noexcept {
   return threads == kAutoThreads ? static_cast<std::uint32_t>(engine::WorkerTeam::hardware_threads(8)) : threads;

@@ -120,8 +120,7 @@ Simulation::Simulation(const Scenario& scenario, std::uint64_t seed)
   enemies_.store().attach_growth_log(growth_log_, PoolId::enemies);
   sanitize(applied_, scenario_.weapon);
   settings_ = applied_;
-  team_.resize(team_size_for(applied_.threads));
-  thread_choice_ = ThreadController(static_cast<std::uint32_t>(team_.size()));
+  size_team(applied_.threads);
   make_room(std::numeric_limits<std::size_t>::max());  // the starting capacity backed while the game loads
   prepare_chunks();  // scratch sized for the stores now, so the first step allocates nothing either
   restart();
@@ -234,13 +233,17 @@ void Simulation::apply_settings() {
   // Threads: the team restarts its workers between steps; the game does not change. Auto starts
   // measuring afresh; a forced count uses every thread of the team.
   if (want.threads != applied_.threads) {
-    team_.resize(team_size_for(want.threads));
-    thread_choice_ = ThreadController(static_cast<std::uint32_t>(team_.size()));
+    size_team(want.threads);
   }
   team_.set_active(want.threads == kAutoThreads ? thread_choice_.threads() : team_.size());
   switched_ = switches_between(applied_, want);
   applied_ = want;
   settings_ = want;
+}
+
+void Simulation::size_team(std::uint32_t threads) {
+  team_.resize(team_size_for(threads));
+  thread_choice_ = ThreadController(static_cast<std::uint32_t>(team_.size()));
 }
 
 void Simulation::step(const Input& external) {

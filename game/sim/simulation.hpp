@@ -154,6 +154,7 @@ class Simulation {
   };
 
   void apply_settings();
+  void size_team(std::uint32_t threads);  // a team for a threads setting, its controller afresh
   void restart();
   // Steps 1 and 2 of step(): its serial start, run beside the particles' walk.
   void start_step(const Input& input, float dt, const Rect& alive_area);
