@@ -3,10 +3,10 @@
 #include <engine/imgui_layer.hpp>
 
 #include <imgui.h>
-
-#include <cfloat>
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
+
+#include <cfloat>
 
 namespace engine {
 
@@ -49,6 +49,7 @@ void ImGuiLayer::shutdown() noexcept {
   active_ = false;
   frame_open_ = false;
   event_mouse_valid_ = false;
+  pointer_left_ = false;
   held_.clear();
   keys_fed_.reset();
   buttons_fed_ = 0;
@@ -147,7 +148,7 @@ void ImGuiLayer::begin_frame(double fixed_delta_seconds) {
   if (event_mouse_valid_) io.MousePos = ImVec2(event_mouse_x_, event_mouse_y_);
   // Gone from the window (no button held: a drag goes on sending motion events): no pointer,
   // rather than the stale cache's place, which kept a panel hovered with the pointer outside.
-  if (pointer_left_ && !event_mouse_valid_) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  if (pointer_left_) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   // A click this frame happened where its event says, wherever the pointer went after it.
   if (click_pos_valid_) io.MousePos = ImVec2(click_x_, click_y_);
   // After the backend: it has just written its own measured DeltaTime.
