@@ -120,13 +120,12 @@ class GameApp : public engine::AppHooks {
   std::size_t growth_records_seen_ = 0;
   BestScoreFile* best_file_;
   GameFlow flow_;
-  bool restart_pending_ = false;
-  bool reading_panel_ = false;   // reading_panel(), decided at the top of each frame  // the flow asked for a fresh
-                                 // world: the next step restarts
-  ScreenRect playfield_;         // placed with the camera at the top of each frame
-  ScreenRect hud_rect_;          // the score line's window, last frame
-  std::int64_t hud_score_ = -1;  // the number it printed (-1: not drawn yet)
-  ScreenRect world_rect_;        // the world in the window, placed with the camera
+  bool restart_pending_ = false;  // the flow asked for a fresh world: the next step restarts
+  bool reading_panel_ = false;    // reading_panel(), decided at the top of each frame
+  ScreenRect playfield_;          // placed with the camera at the top of each frame
+  ScreenRect hud_rect_;           // the score line's window, last frame
+  std::int64_t hud_score_ = -1;   // the number it printed (-1: not drawn yet)
+  ScreenRect world_rect_;         // the world in the window, placed with the camera
   std::array<std::pair<const char*, ScreenRect>, 8> buttons_{};
 };
 
