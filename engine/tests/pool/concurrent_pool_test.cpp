@@ -781,18 +781,4 @@ TEST(ConcurrentPoolAsanDeathTest, UseAfterReleaseIsReported) {
 }
 #endif
 
-#if !ENGINE_POOL_DEBUG
-TEST(ConcurrentPool, ReleaseRefusesMisuseWithoutDebugChecks) {
-  ConcurrentPool<int> a(config(64, 0, 1024));
-  ConcurrentPool<int> b(config(64, 0, 1024));
-  const auto h = a.emplace(1);
-  b.emplace(2);
-  EXPECT_FALSE(b.release(*h));
-  EXPECT_TRUE(a.release(*h));
-  EXPECT_FALSE(a.release(*h));
-  EXPECT_EQ(a.stats().failed_releases, 1u);
-  EXPECT_EQ(b.stats().failed_releases, 1u);
-}
-#endif
-
 }  // namespace

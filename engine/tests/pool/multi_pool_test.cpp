@@ -236,14 +236,6 @@ TEST(MultiPoolDeathTest, DoubleReleaseAssertsLikeVectorPool) {
       },
       "release");
 }
-#else
-TEST(MultiPool, DoubleReleaseIsRefused) {
-  MultiPool<Tracked, AlignedTracked> pool;
-  const auto h = pool.emplace<Tracked>(1);
-  EXPECT_TRUE(pool.release(*h));
-  EXPECT_FALSE(pool.release(*h));
-  EXPECT_EQ(pool.stats().failed_releases, 1u);
-}
 #endif
 
 }  // namespace

@@ -234,29 +234,5 @@ TEST_F(Packed, GrowthRelocatesLikeContiguousAndBytesHeldCountTheSparseIndex) {
   EXPECT_GE(events[0].bytes_allocated, 8 * per_slot);  // what the pool holds more: 8 more slots
 }
 
-// Inside T's constructor a packed pool refuses release(): filling the hole would move the
-// last object, which may be the one under construction. Only where asserts are off.
-struct ReleasesInItsConstructor {
-  explicit ReleasesInItsConstructor(PoolHandle victim) { accepted = pool->release(victim); }
-  ReleasesInItsConstructor(ReleasesInItsConstructor&&) noexcept = default;
-  static inline VectorPool<ReleasesInItsConstructor>* pool = nullptr;
-  static inline bool accepted = true;
-};
-
-TEST(PackedConstructor, ReleaseInsideAConstructorIsRefused) {
-#if ENGINE_POOL_DEBUG
-  GTEST_SKIP() << "debug builds assert on this misuse";
-#else
-  VectorPool<ReleasesInItsConstructor> pool(policy(StorageMode::packed, 8));
-  ReleasesInItsConstructor::pool = &pool;
-  const PoolHandle first = *pool.emplace(PoolHandle{});
-  ASSERT_TRUE(pool.emplace(first).has_value());
-  EXPECT_FALSE(ReleasesInItsConstructor::accepted);
-  EXPECT_TRUE(pool.contains(first));
-  EXPECT_EQ(pool.stats().refused_during_iteration, 2u);
-  EXPECT_TRUE(pool.validate());
-#endif
-}
-
 }  // namespace
 }  // namespace pool_test

@@ -146,18 +146,6 @@ TEST_P(VectorPoolModes, RangeForToleratesReleasingTheCurrentAndLaterObjects) {
   EXPECT_EQ(Lifetimes::live(), 65);
 }
 
-TEST_P(VectorPoolModes, ReleaseInsideForEachIsRefusedAndCounted) {
-#if ENGINE_POOL_DEBUG
-  GTEST_SKIP() << "debug builds abort on this; vector_pool_release_mode_test covers it";
-#else
-  VectorPool<Tracked> pool(small_policy(GetParam()));
-  const PoolHandle h = *pool.emplace(1);
-  pool.for_each([&](Tracked&) { EXPECT_FALSE(pool.release(h)); });
-  EXPECT_TRUE(pool.contains(h));
-  EXPECT_EQ(pool.stats().refused_during_iteration, 1u);
-#endif
-}
-
 TEST_P(VectorPoolModes, ReleaseLaterDefersUntilFlush) {
   VectorPool<Tracked> pool(small_policy(GetParam()));
   std::vector<PoolHandle> handles;

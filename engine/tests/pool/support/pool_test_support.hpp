@@ -77,6 +77,15 @@ struct HandleLess {
   }
 };
 
+// Every count PoolStats keeps, compared: a refused operation must leave all of them as they were.
+inline bool same_counts(const PoolStats& a, const PoolStats& b) {
+  return a.live == b.live && a.free == b.free && a.capacity == b.capacity && a.peak_live == b.peak_live &&
+         a.bytes_held == b.bytes_held && a.emplaces == b.emplaces && a.releases == b.releases &&
+         a.failed_emplaces == b.failed_emplaces && a.failed_releases == b.failed_releases &&
+         a.stale_gets == b.stale_gets && a.refused_during_iteration == b.refused_during_iteration &&
+         a.growth_events == b.growth_events;
+}
+
 // Base fixture for tests of Tracked objects: counts start from zero, and no test may end
 // having destroyed something that was not alive. Base is ::testing::Test or a
 // ::testing::TestWithParam<...>.
