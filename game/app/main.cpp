@@ -22,6 +22,7 @@
 #include <engine/application.hpp>
 
 #include <SDL.h>
+#include <nlohmann/json.hpp>
 
 #include <cinttypes>
 #include <cstdio>

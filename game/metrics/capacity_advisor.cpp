@@ -1,5 +1,7 @@
 #include "metrics/capacity_advisor.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include "sim/settings.hpp"
 #include "sim/simulation.hpp"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <array>
 #include <cstddef>

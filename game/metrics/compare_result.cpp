@@ -2,6 +2,8 @@
 
 #include "metrics/report.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <engine/frame_stats.hpp>
 
 #include <cmath>

@@ -8,7 +8,7 @@
 #include "metrics/matched_load.hpp"
 #include "sim/simulation.hpp"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,7 @@
 #include "metrics/heap_figures.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <fcntl.h>
 #include <unistd.h>
 

@@ -5,7 +5,7 @@
 // object uses but the process keeps: the fragmentation pooling avoids); /proc/self/statm gives
 // the resident set. Reading both allocates nothing (statm is read with read(2) into a buffer on
 // the stack), so the overlay may read them in the frame loop.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
 #include <cstdint>

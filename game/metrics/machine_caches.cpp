@@ -1,5 +1,7 @@
 #include "metrics/machine_caches.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>

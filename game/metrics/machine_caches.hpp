@@ -4,7 +4,7 @@
 // whether that working set fits a cache, which is why it differs between machines.
 // Linux: /sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}; otherwise
 // sysconf(_SC_LEVEL3_CACHE_SIZE) (and L1d/L2 where it knows them); empty: unknown.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
 #include <string>

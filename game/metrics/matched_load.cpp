@@ -2,6 +2,8 @@
 
 #include "metrics/frame_log.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>

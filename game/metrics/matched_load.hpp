@@ -11,7 +11,7 @@
 
 #include <engine/frame_stats.hpp>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,7 @@
 #include "metrics/memory_snapshot.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <numeric>
 
 namespace game {

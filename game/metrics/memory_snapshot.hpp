@@ -10,7 +10,7 @@
 #include "metrics/memory_map.hpp"
 #include "sim/simulation.hpp"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <array>
 #include <cstddef>

@@ -1,5 +1,7 @@
 #include "metrics/overlay_model.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -16,7 +16,7 @@
 
 #include <engine/frame_stats.hpp>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <array>
 #include <cstddef>

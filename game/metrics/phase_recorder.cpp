@@ -1,5 +1,7 @@
 #include "metrics/phase_recorder.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <limits>
 

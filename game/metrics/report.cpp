@@ -4,6 +4,8 @@
 #include "metrics/matched_load.hpp"
 #include "metrics/alloc_counter.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>

@@ -9,7 +9,7 @@
 #include "metrics/phase_recorder.hpp"
 #include "sim/simulation.hpp"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 #include <vector>

@@ -6,6 +6,7 @@
 #include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace game {
 namespace {

@@ -7,6 +7,7 @@
 #include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstring>
 #include <iterator>

@@ -10,6 +10,7 @@
 #include <engine/frame_stats.hpp>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <vector>
 

@@ -8,6 +8,7 @@
 #include "tests/test_support.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
