@@ -41,16 +41,16 @@ struct Counts {
 };
 
 // Carries a value and its complement: a torn, reused or garbage object fails intact().
-class Tracked {
+class CountedTracked {
  public:
-  explicit Tracked(std::uint64_t value) : value_(value), check_(~value) {
+  explicit CountedTracked(std::uint64_t value) : value_(value), check_(~value) {
     const long now = Counts::constructed.fetch_add(1) + 1 - Counts::destroyed.load();
     long peak = Counts::peak_live.load();
     while (now > peak && !Counts::peak_live.compare_exchange_weak(peak, now)) {}
   }
-  Tracked(const Tracked&) = delete;
-  Tracked& operator=(const Tracked&) = delete;
-  ~Tracked() {
+  CountedTracked(const CountedTracked&) = delete;
+  CountedTracked& operator=(const CountedTracked&) = delete;
+  ~CountedTracked() {
     if (!intact()) Counts::bad_destructions.fetch_add(1);
     check_ = value_;  // a second destruction now fails intact()
     Counts::destroyed.fetch_add(1);
@@ -63,11 +63,11 @@ class Tracked {
   std::uint64_t check_;
 };
 
-// What the Tracked behind `h` holds, or kMissing when get() refuses: tests never
+// What the CountedTracked behind `h` holds, or kMissing when get() refuses: tests never
 // dereference a pointer the pool may have refused to give.
 constexpr std::uint64_t kMissing = ~std::uint64_t{0};
-std::uint64_t value_of(ConcurrentPool<Tracked>& pool, PoolHandle h) {
-  const Tracked* object = pool.get(h);
+std::uint64_t value_of(ConcurrentPool<CountedTracked>& pool, PoolHandle h) {
+  const CountedTracked* object = pool.get(h);
   return object != nullptr ? object->value() : kMissing;
 }
 
@@ -152,7 +152,7 @@ void expect_slots_accounted(const engine::ConcurrentPoolStats& s) {
 TEST(ConcurrentPool, EmplaceGetReleaseWithGenerations) {
   Counts::reset();
   {
-    ConcurrentPool<Tracked> pool(config(64, 0, 1024));
+    ConcurrentPool<CountedTracked> pool(config(64, 0, 1024));
     const auto h = pool.emplace(42u);
     ASSERT_TRUE(h.has_value());
     EXPECT_FALSE(h->is_null());
@@ -214,10 +214,10 @@ TEST(ConcurrentPool, NullAndForeignHandlesAreRefused) {
 
 TEST(ConcurrentPool, PagesNeverMoveWhenThePoolGrows) {
   Counts::reset();
-  ConcurrentPool<Tracked> pool(config(64, 0, 1u << 16));
+  ConcurrentPool<CountedTracked> pool(config(64, 0, 1u << 16));
   const auto first = pool.emplace(1u);
   ASSERT_TRUE(first);
-  const Tracked* before = pool.get(*first);
+  const CountedTracked* before = pool.get(*first);
   std::vector<PoolHandle> more;
   for (std::uint64_t i = 0; i < 5000; ++i) more.push_back(*pool.emplace(i + 2));
   EXPECT_GE(pool.stats().growth_events, 5000u / 64);
@@ -347,13 +347,13 @@ TEST(ConcurrentPool, BurstsWithinTheThreadCacheNeverTouchTheSharedList) {
 
 TEST(ConcurrentPool, ForEachVisitsLiveObjectsAndClearDestroysThemOnce) {
   Counts::reset();
-  ConcurrentPool<Tracked> pool(config(64, 0, 4096));
+  ConcurrentPool<CountedTracked> pool(config(64, 0, 4096));
   std::vector<PoolHandle> handles;
   for (std::uint64_t i = 0; i < 300; ++i) handles.push_back(*pool.emplace(i));
   for (std::size_t i = 0; i < handles.size(); i += 3) ASSERT_TRUE(pool.release(handles[i]));
   std::uint64_t sum = 0;
   std::size_t visited = 0;
-  pool.for_each([&](PoolHandle h, Tracked& t) {
+  pool.for_each([&](PoolHandle h, CountedTracked& t) {
     EXPECT_EQ(pool.get(h), &t);
     sum += t.value();
     ++visited;
@@ -381,7 +381,7 @@ TEST(ConcurrentPoolThreads, ChurnWithHandlesPassedBetweenThreads) {
   constexpr int kThreads = 4;
   constexpr int kOpsPerThread = 150000;
   constexpr std::size_t kMax = 1u << 16;
-  ConcurrentPool<Tracked> pool(config(64, 0, kMax));  // small pages: growth under contention
+  ConcurrentPool<CountedTracked> pool(config(64, 0, kMax));  // small pages: growth under contention
   HandOutLedger ledger(kMax);
   Exchange exchange;
   std::mutex survivors_mutex;
@@ -392,7 +392,7 @@ TEST(ConcurrentPoolThreads, ChurnWithHandlesPassedBetweenThreads) {
     std::mt19937 rng(1234u + static_cast<unsigned>(t));
     std::vector<Owned> mine;
     auto check = [&](const Owned& o) {
-      const Tracked* obj = pool.get(o.handle);
+      const CountedTracked* obj = pool.get(o.handle);
       if (obj == nullptr || obj->value() != o.value || !obj->intact()) wrong_values.fetch_add(1);
     };
     auto release = [&](const Owned& o) {
@@ -445,12 +445,12 @@ TEST(ConcurrentPoolThreads, ChurnWithHandlesPassedBetweenThreads) {
   EXPECT_EQ(Counts::live(), static_cast<long>(survivors.size()));
   EXPECT_EQ(pool.size(), survivors.size());
   for (const Owned& o : survivors) {
-    const Tracked* obj = pool.get(o.handle);
+    const CountedTracked* obj = pool.get(o.handle);
     ASSERT_NE(obj, nullptr);
     EXPECT_EQ(obj->value(), o.value);
   }
   std::size_t visited = 0;
-  pool.for_each([&](Tracked&) { ++visited; });
+  pool.for_each([&](CountedTracked&) { ++visited; });
   EXPECT_EQ(visited, survivors.size());
 
   const auto s = pool.stats();
@@ -470,7 +470,7 @@ TEST(ConcurrentPoolThreads, ChurnWithHandlesPassedBetweenThreads) {
 TEST(ConcurrentPoolThreads, MaxCapacityHoldsUnderContention) {
   Counts::reset();
   constexpr std::size_t kMax = 1000;  // not a page multiple: the last page is partly usable
-  ConcurrentPool<Tracked> pool(config(64, 0, kMax));
+  ConcurrentPool<CountedTracked> pool(config(64, 0, kMax));
   HandOutLedger ledger(kMax);
   std::atomic<std::size_t> emplaced{0};
   std::atomic<int> twice{0};
@@ -494,7 +494,7 @@ TEST(ConcurrentPoolThreads, MaxCapacityHoldsUnderContention) {
 TEST(ConcurrentPoolThreads, ChurnAtTheCapNeverExceedsIt) {
   Counts::reset();
   constexpr std::size_t kMax = 300;
-  ConcurrentPool<Tracked> pool(config(64, 0, kMax));
+  ConcurrentPool<CountedTracked> pool(config(64, 0, kMax));
   std::atomic<std::size_t> failures{0};
   run_threads(4, [&](int t) {
     std::mt19937 rng(99u + static_cast<unsigned>(t));
@@ -527,10 +527,10 @@ TEST(ConcurrentPoolThreads, RacingReleasesOfOneHandleHaveExactlyOneWinner) {
   Counts::reset();
   constexpr int kThreads = 4;
   constexpr std::size_t kHandles = 256;
-  constexpr int kRounds = 32;
-  ConcurrentPool<Tracked> pool(config(64, 0, 4096));
+  constexpr int kRaces = 32;
+  ConcurrentPool<CountedTracked> pool(config(64, 0, 4096));
   std::uint64_t total_wins = 0;
-  for (int round = 0; round < kRounds; ++round) {
+  for (int round = 0; round < kRaces; ++round) {
     std::vector<PoolHandle> handles;
     for (std::size_t i = 0; i < kHandles; ++i) handles.push_back(*pool.emplace(std::uint64_t{i}));
     std::unique_ptr<std::atomic<int>[]> wins(new std::atomic<int>[kHandles]());
@@ -557,7 +557,7 @@ TEST(ConcurrentPoolThreads, RacingReleasesOfOneHandleHaveExactlyOneWinner) {
 // A stale handle must never release the slot's new occupant.
 TEST(ConcurrentPoolThreads, StaleHandlesNeverReleaseTheNextOccupant) {
   Counts::reset();
-  ConcurrentPool<Tracked> pool(config(64, 0, 4096));
+  ConcurrentPool<CountedTracked> pool(config(64, 0, 4096));
   std::atomic<std::uint64_t> stale_word{0};  // the latest released handle, packed
   std::atomic<bool> done{false};
   std::atomic<int> stale_wins{0}, owner_failures{0};
@@ -681,7 +681,7 @@ TEST(ConcurrentPoolThreads, FlushThreadCacheMakesSlotsAvailableToOthers) {
 
 TEST(ConcurrentPoolThreads, PoolDestroyedBeforeTheThreadThatCachedItsSlots) {
   Counts::reset();
-  auto pool = std::make_unique<ConcurrentPool<Tracked>>(config(64, 0, 1024));
+  auto pool = std::make_unique<ConcurrentPool<CountedTracked>>(config(64, 0, 1024));
   std::atomic<int> stage{0};
   std::thread worker([&] {
     std::vector<PoolHandle> hs;
@@ -691,7 +691,7 @@ TEST(ConcurrentPoolThreads, PoolDestroyedBeforeTheThreadThatCachedItsSlots) {
     while (stage.load() != 2) std::this_thread::yield();
     // The pool is gone; this thread's magazine for it is an orphan. A new pool must work,
     // and thread exit must neither touch the dead pool nor leak (ASan checks both).
-    ConcurrentPool<Tracked> next(config(64, 0, 1024));
+    ConcurrentPool<CountedTracked> next(config(64, 0, 1024));
     const auto h = next.emplace(std::uint64_t{5});
     EXPECT_TRUE(h && value_of(next, *h) == 5u);
   });

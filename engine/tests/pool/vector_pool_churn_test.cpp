@@ -193,9 +193,9 @@ const ChurnCase kCases[] = {
     {"SwitchingSeed8", policy(StorageMode::contiguous, 3, 0, kDefaultMaxCapacity, 64), true, 8},
 };
 
-std::string case_name(const ::testing::TestParamInfo<ChurnCase>& param) { return param.param.name; }
+std::string churn_case_name(const ::testing::TestParamInfo<ChurnCase>& param) { return param.param.name; }
 
-INSTANTIATE_TEST_SUITE_P(Policies, Churn, ::testing::ValuesIn(kCases), case_name);
+INSTANTIATE_TEST_SUITE_P(Policies, Churn, ::testing::ValuesIn(kCases), churn_case_name);
 
 }  // namespace
 }  // namespace pool_test

@@ -16,24 +16,6 @@
 namespace pool_test {
 namespace {
 
-struct Body {
-  std::uint32_t id;
-  std::uint32_t steps;
-};
-
-struct InlineRun {
-  template <class Task>
-  void operator()(std::size_t n, Task&& task) const {
-    for (std::size_t k = 0; k < n; ++k) task(k);
-  }
-};
-struct BackwardsRun {  // the last chunk first: the result must not depend on which task runs first
-  template <class Task>
-  void operator()(std::size_t n, Task&& task) const {
-    for (std::size_t k = n; k-- > 0;) task(k);
-  }
-};
-
 // `objects` (1,000) in 64-slot pages, every fifth released: a free stack of objects / 5 to pop in
 // order, then never-used slots, then growth.
 VectorPool<Body> churned_pool(StorageMode mode, std::size_t max = kDefaultMaxCapacity, std::uint32_t objects = 1000) {

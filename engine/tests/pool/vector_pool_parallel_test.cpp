@@ -22,28 +22,11 @@
 namespace pool_test {
 namespace {
 
-struct Body {  // trivially destructible: erase_if's listed release paths
-  std::uint32_t id;
-  std::uint32_t steps;
-};
-struct Named {  // a destructor runs: erase_if's mark-all-then-destroy path
-  Named(std::uint32_t i, std::uint32_t s) : id(i), steps(s), name(std::to_string(i)) {}
+struct NamedBody {  // a destructor runs: erase_if's mark-all-then-destroy path
+  NamedBody(std::uint32_t i, std::uint32_t s) : id(i), steps(s), name(std::to_string(i)) {}
   std::uint32_t id;
   std::uint32_t steps;
   std::string name;
-};
-
-struct InlineRun {  // run(n, task): every task in order on this thread
-  template <class Task>
-  void operator()(std::size_t n, Task&& task) const {
-    for (std::size_t k = 0; k < n; ++k) task(k);
-  }
-};
-struct BackwardsRun {  // the tasks in reverse order: the result must not depend on which runs first
-  template <class Task>
-  void operator()(std::size_t n, Task&& task) const {
-    for (std::size_t k = n; k-- > 0;) task(k);
-  }
 };
 
 // A pool of 1,000 objects in 64-slot pages with every fifth released: holes, several pages,
@@ -147,7 +130,7 @@ TEST_P(ChunkedErase, ManyVictimsEndAsEraseIfDoesAtEveryChunkCount) {
 TEST_P(ChunkedErase, EndsAsEraseIfDoesWhenDestructorsRun) {
   for (const std::size_t chunks : {1u, 3u, 8u}) {
     SCOPED_TRACE(chunks);
-    expect_same_as_erase_if<Named>(GetParam(), chunks, BackwardsRun{});
+    expect_same_as_erase_if<NamedBody>(GetParam(), chunks, BackwardsRun{});
   }
 }
 
@@ -156,7 +139,7 @@ TEST_P(ChunkedErase, EndsAsEraseIfDoesOnAWorkerTeam) {
   for (const std::size_t chunks : {2u, 4u, 8u}) {
     SCOPED_TRACE(chunks);
     expect_same_as_erase_if<Body>(GetParam(), chunks, team);
-    expect_same_as_erase_if<Named>(GetParam(), chunks, team);
+    expect_same_as_erase_if<NamedBody>(GetParam(), chunks, team);
   }
 }
 

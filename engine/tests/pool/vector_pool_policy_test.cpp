@@ -139,9 +139,9 @@ const RaiseCase kRaiseCases[] = {
     {"LargerPage", 64, 100, 256, 600},
 };
 
-std::string case_name(const ::testing::TestParamInfo<RaiseCase>& param_info) { return param_info.param.name; }
+std::string raise_case_name(const ::testing::TestParamInfo<RaiseCase>& param_info) { return param_info.param.name; }
 
-INSTANTIATE_TEST_SUITE_P(Cases, RaiseCapAfterShortPage, ::testing::ValuesIn(kRaiseCases), case_name);
+INSTANTIATE_TEST_SUITE_P(Cases, RaiseCapAfterShortPage, ::testing::ValuesIn(kRaiseCases), raise_case_name);
 
 TEST(SetPolicyStable, RaisingTheCapOverAPageCutShortMovesNothing) {
   Lifetimes::reset();

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "instance_tracker.hpp"
@@ -85,6 +86,27 @@ inline bool same_counts(const PoolStats& a, const PoolStats& b) {
          a.stale_gets == b.stale_gets && a.refused_during_iteration == b.refused_during_iteration &&
          a.growth_events == b.growth_events;
 }
+
+// A small trivially destructible object for the chunked passes: erase_if's listed release paths.
+struct Body {
+  std::uint32_t id;
+  std::uint32_t steps;
+};
+
+// Runners for a pool's chunked passes without a thread team: run(n, task) calls every task in
+// order on this thread, or in reverse order (the result must not depend on which task runs first).
+struct InlineRun {
+  template <class Task>
+  void operator()(std::size_t n, Task&& task) const {
+    for (std::size_t k = 0; k < n; ++k) task(k);
+  }
+};
+struct BackwardsRun {
+  template <class Task>
+  void operator()(std::size_t n, Task&& task) const {
+    for (std::size_t k = n; k-- > 0;) task(k);
+  }
+};
 
 // Base fixture for tests of Tracked objects: counts start from zero, and no test may end
 // having destroyed something that was not alive. Base is ::testing::Test or a
