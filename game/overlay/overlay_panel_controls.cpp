@@ -303,9 +303,8 @@ void OverlayPanel::draw_compare(const OverlayFrame& frame, OverlayCommands& out)
       "Runs the scenario from the start with the current settings twice, pooling on and pooling off, "
       "same seed and input, steps interleaved, each step timed. Both runs hold fire aimed straight "
       "up (the input of assets/scripts/hold_fire.json), autofire off: a replay with no input never "
-      "fires, and at a few dozen objects pooling changes nothing. The game's own frame times include this work while "
-      "it runs. "
-      "Headless: poolshot --headless --compare --report FILE.");
+      "fires, and at a few dozen objects pooling changes nothing. The game's own frame times "
+      "include this work while it runs. Headless: poolshot --headless --compare --report FILE.");
   if (out.start_compare) compare_scroll_pending_ = true;  // its result comes into view when done
   if (!run) {
     ImGui::TextColored(kDim, "load: fire held in both runs; no comparison yet");

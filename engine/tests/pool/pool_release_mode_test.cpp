@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "support/pool_test_support.hpp"

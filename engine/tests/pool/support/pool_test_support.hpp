@@ -1,7 +1,8 @@
 #pragma once
 // Test support: the scaffolding every VectorPool test file used to write for itself — the
 // engine names they use, a GrowthPolicy builder, the StorageMode parameter printer, a
-// handle order for reference maps, and the fixture that checks Tracked lifetimes. Test
+// handle order for reference maps, a comparison of every PoolStats count, a small object and
+// two runners for the chunked passes, and the fixture that checks Tracked lifetimes. Test
 // files put their anonymous namespace inside namespace pool_test to see all of it.
 #include <engine/pool/handle.hpp>
 #include <engine/pool/vector_pool.hpp>
