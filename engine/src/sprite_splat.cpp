@@ -53,49 +53,61 @@ inline __m128i div255_epu16(__m128i x) noexcept {
 }
 #endif
 
-void add_row(std::uint32_t* dst, const std::uint32_t* src, int n, const std::uint32_t k[4]) noexcept {
-  int i = 0;
+// One stamp: `rows` rows of n pixels, dst rows `dst_pitch` pixels apart and src rows `src_pitch`.
+// The tint's SIMD form is built once per stamp, not once per row (most stamps are a few pixels).
+void add_rows(std::uint32_t* dst, std::size_t dst_pitch, const std::uint32_t* src, std::size_t src_pitch, int n,
+              int rows, const std::uint32_t k[4]) noexcept {
 #if defined(__SSE2__)
   const __m128i kk = _mm_setr_epi16(static_cast<short>(k[0]), static_cast<short>(k[1]), static_cast<short>(k[2]),
                                     static_cast<short>(k[3]), static_cast<short>(k[0]), static_cast<short>(k[1]),
                                     static_cast<short>(k[2]), static_cast<short>(k[3]));
   const __m128i zero = _mm_setzero_si128();
-  for (; i + 4 <= n; i += 4) {
-    const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
-    const __m128i lo = div255_epu16(_mm_mullo_epi16(_mm_unpacklo_epi8(s, zero), kk));
-    const __m128i hi = div255_epu16(_mm_mullo_epi16(_mm_unpackhi_epi8(s, zero), kk));
-    __m128i* d = reinterpret_cast<__m128i*>(dst + i);
-    _mm_storeu_si128(d, _mm_adds_epu8(_mm_loadu_si128(d), _mm_packus_epi16(lo, hi)));
-  }
 #endif
-  for (; i < n; ++i) dst[i] = add_pixel(dst[i], src[i], k);
+  for (int r = 0; r < rows; ++r, dst += dst_pitch, src += src_pitch) {
+    int i = 0;
+#if defined(__SSE2__)
+    for (; i + 4 <= n; i += 4) {
+      const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+      const __m128i lo = div255_epu16(_mm_mullo_epi16(_mm_unpacklo_epi8(s, zero), kk));
+      const __m128i hi = div255_epu16(_mm_mullo_epi16(_mm_unpackhi_epi8(s, zero), kk));
+      __m128i* d = reinterpret_cast<__m128i*>(dst + i);
+      _mm_storeu_si128(d, _mm_adds_epu8(_mm_loadu_si128(d), _mm_packus_epi16(lo, hi)));
+    }
+#endif
+    for (; i < n; ++i) dst[i] = add_pixel(dst[i], src[i], k);
+  }
 }
 
-void over_row(std::uint32_t* dst, const std::uint32_t* src, int n, const std::uint32_t k[4]) noexcept {
-  int i = 0;
+void over_rows(std::uint32_t* dst, std::size_t dst_pitch, const std::uint32_t* src, std::size_t src_pitch, int n,
+               int rows, const std::uint32_t k[4]) noexcept {
 #if defined(__SSE2__)
   const __m128i kk = _mm_setr_epi16(static_cast<short>(k[0]), static_cast<short>(k[1]), static_cast<short>(k[2]),
                                     static_cast<short>(k[3]), static_cast<short>(k[0]), static_cast<short>(k[1]),
                                     static_cast<short>(k[2]), static_cast<short>(k[3]));
   const __m128i zero = _mm_setzero_si128();
   const __m128i v255 = _mm_set1_epi16(255);
-  for (; i + 4 <= n; i += 4) {
-    const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
-    __m128i* d = reinterpret_cast<__m128i*>(dst + i);
-    const __m128i dv = _mm_loadu_si128(d);
-    __m128i out[2];
-    for (int half = 0; half < 2; ++half) {
-      const __m128i s16 = half == 0 ? _mm_unpacklo_epi8(s, zero) : _mm_unpackhi_epi8(s, zero);
-      const __m128i d16 = half == 0 ? _mm_unpacklo_epi8(dv, zero) : _mm_unpackhi_epi8(dv, zero);
-      const __m128i p = div255_epu16(_mm_mullo_epi16(s16, kk));
-      const __m128i a = _mm_shufflehi_epi16(_mm_shufflelo_epi16(p, 0xff), 0xff);  // alpha of each pixel, x4
-      const __m128i rest = div255_epu16(_mm_mullo_epi16(d16, _mm_sub_epi16(v255, a)));
-      out[half] = _mm_add_epi16(p, rest);
-    }
-    _mm_storeu_si128(d, _mm_packus_epi16(out[0], out[1]));
-  }
 #endif
-  for (; i < n; ++i) dst[i] = over_pixel(dst[i], src[i], k);
+  for (int r = 0; r < rows; ++r, dst += dst_pitch, src += src_pitch) {
+    int i = 0;
+#if defined(__SSE2__)
+    for (; i + 4 <= n; i += 4) {
+      const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+      __m128i* d = reinterpret_cast<__m128i*>(dst + i);
+      const __m128i dv = _mm_loadu_si128(d);
+      __m128i out[2];
+      for (int half = 0; half < 2; ++half) {
+        const __m128i s16 = half == 0 ? _mm_unpacklo_epi8(s, zero) : _mm_unpackhi_epi8(s, zero);
+        const __m128i d16 = half == 0 ? _mm_unpacklo_epi8(dv, zero) : _mm_unpackhi_epi8(dv, zero);
+        const __m128i p = div255_epu16(_mm_mullo_epi16(s16, kk));
+        const __m128i a = _mm_shufflehi_epi16(_mm_shufflelo_epi16(p, 0xff), 0xff);  // alpha of each pixel, x4
+        const __m128i rest = div255_epu16(_mm_mullo_epi16(d16, _mm_sub_epi16(v255, a)));
+        out[half] = _mm_add_epi16(p, rest);
+      }
+      _mm_storeu_si128(d, _mm_packus_epi16(out[0], out[1]));
+    }
+#endif
+    for (; i < n; ++i) dst[i] = over_pixel(dst[i], src[i], k);
+  }
 }
 
 // GL_LINEAR with GL_CLAMP_TO_EDGE on a top-row-first image, as the atlas texture samples.
@@ -121,6 +133,14 @@ void sample_bilinear(const Image& img, float u, float v, float out[4]) noexcept 
 
 std::uint32_t to_byte(float v) noexcept {
   return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f));
+}
+
+// std::lround for |v| < 2^31, inline: lroundf is a libm call, and add() rounds five values a
+// sprite. v minus its truncation is exact, so halves round away from zero as lround does.
+inline int round_half_away(float v) noexcept {
+  const int t = static_cast<int>(v);
+  const float f = v - static_cast<float>(t);
+  return t + static_cast<int>(f >= 0.5f) - static_cast<int>(f <= -0.5f);
 }
 
 std::uint64_t hash_key(std::uint64_t key) noexcept { return key * 0x9E3779B97F4A7C15ull; }
@@ -269,12 +289,14 @@ std::uint32_t SpriteSplatter::find_or_build(std::uint64_t key, int qw, int qh, i
 void SpriteSplatter::add(SplatJob& job, const PixelSprite& sprite, int width, int height) {
   // Off the image (or not a number): nothing to draw. 1e6 keeps the int conversions safe.
   if (!(std::fabs(sprite.cx) < 1e6f && std::fabs(sprite.cy) < 1e6f && sprite.w > 0 && sprite.h > 0)) return;
-  const int qw = std::clamp(static_cast<int>(std::lround(sprite.w * 2.0f)), 1, kMaxHalfPixels);
-  const int qh = std::clamp(static_cast<int>(std::lround(sprite.h * 2.0f)), 1, kMaxHalfPixels);
-  int qrot = static_cast<int>(std::lround(sprite.rotation * (splat_rotation_steps / kTwoPi))) % splat_rotation_steps;
+  constexpr float kHalfPixelsLimit = 2.0f * kMaxHalfPixels;  // clamped before rounding: any size is safe
+  const int qw = std::clamp(round_half_away(std::min(sprite.w * 2.0f, kHalfPixelsLimit)), 1, kMaxHalfPixels);
+  const int qh = std::clamp(round_half_away(std::min(sprite.h * 2.0f, kHalfPixelsLimit)), 1, kMaxHalfPixels);
+  const float steps = sprite.rotation * (splat_rotation_steps / kTwoPi);
+  int qrot = std::fabs(steps) < 1e9f ? round_half_away(steps) % splat_rotation_steps : 0;  // NaN, huge: upright
   if (qrot < 0) qrot += splat_rotation_steps;
-  const long x2 = std::lround(sprite.cx * 2.0f), y2 = std::lround(sprite.cy * 2.0f);  // half pixels
-  const long base_x = x2 >= 0 ? x2 / 2 : -((-x2 + 1) / 2);                            // floor(x2 / 2)
+  const long x2 = round_half_away(sprite.cx * 2.0f), y2 = round_half_away(sprite.cy * 2.0f);  // half pixels
+  const long base_x = x2 >= 0 ? x2 / 2 : -((-x2 + 1) / 2);                                    // floor(x2 / 2)
   const long base_y = y2 >= 0 ? y2 / 2 : -((-y2 + 1) / 2);
   const int phx = static_cast<int>(x2 - 2 * base_x), phy = static_cast<int>(y2 - 2 * base_y);
   // Cheap reject before touching the cache: the stamp lies within its rotated extent.
@@ -306,17 +328,14 @@ void SpriteSplatter::stamp_rows(const SplatJob::Entry& e, SplatBlend blend, Spla
   const int sy0 = std::max({e.bottom, row0, 0}), sy1 = std::min({e.bottom + stamp.h, row1, target.height});
   if (sx1 <= sx0 || sy1 <= sy0) return;
   const std::uint32_t k[4] = {channel(e.tint, 0), channel(e.tint, 1), channel(e.tint, 2), channel(e.tint, 3)};
-  const int n = sx1 - sx0;
-  for (int y = sy0; y < sy1; ++y) {
-    std::uint32_t* dst = target.pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(target.width) +
-                         static_cast<std::size_t>(sx0);
-    const std::uint32_t* src = arena_.data() + stamp.offset + static_cast<std::size_t>(y - e.bottom) * stamp.w +
-                               static_cast<std::size_t>(sx0 - e.left);
-    if (blend == SplatBlend::add) {
-      add_row(dst, src, n, k);
-    } else {
-      over_row(dst, src, n, k);
-    }
+  const auto pitch = static_cast<std::size_t>(target.width);
+  std::uint32_t* dst = target.pixels.data() + static_cast<std::size_t>(sy0) * pitch + static_cast<std::size_t>(sx0);
+  const std::uint32_t* src = arena_.data() + stamp.offset + static_cast<std::size_t>(sy0 - e.bottom) * stamp.w +
+                             static_cast<std::size_t>(sx0 - e.left);
+  if (blend == SplatBlend::add) {
+    add_rows(dst, pitch, src, stamp.w, sx1 - sx0, sy1 - sy0, k);
+  } else {
+    over_rows(dst, pitch, src, stamp.w, sx1 - sx0, sy1 - sy0, k);
   }
 }
 

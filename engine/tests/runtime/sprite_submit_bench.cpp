@@ -10,7 +10,10 @@
 //   BM_RendererFrame     upload + submit + glFinish: the whole frame including rasterisation
 //                        (wall time: llvmpipe and the stamping use more than this thread)
 //   BM_FrameSideBySide   both paths on the same batch, alternating A B A B in one run, each
-//                        frame timed to its glFinish: instanced_ms, fast_ms (medians), ratio
+//                        frame timed to its glFinish: instanced_ms, fast_ms (medians), ratio;
+//                        and between them the fast path's floor, floor_ms: two sprites in
+//                        opposite corners, so one whole 1280x720 image is uploaded and drawn
+//                        as one textured quad whatever the sprite count (fast_over_floor)
 // The GPU queue is drained with glFinish outside the timed region before each upload/submit.
 // Sprites: the game during held fire (mostly small additive sparks, smoke and trail, small
 // alpha bullets, a few hundred enemies) on a 1280x720 window.
@@ -188,31 +191,45 @@ void BM_FrameSideBySide(benchmark::State& state) {
   engine::SpriteBatch batch(n);
   const std::vector<engine::Sprite> src = make_sprites(n);
   batch.push(src.data(), n);
+  engine::SpriteBatch corners(2);
+  for (const float x : {1.0f, kWidth - 1.0f}) {
+    engine::Sprite s;
+    s.x = x;
+    s.y = x < kWidth * 0.5f ? 1.0f : kHeight - 1.0f;
+    s.width = s.height = 2;
+    s.cell = engine::builtin_glow;
+    s.blend = engine::BlendMode::additive;
+    corners.push(s);
+  }
   const engine::Camera2D cam = camera();
-  const engine::RenderPath paths[2] = {engine::RenderPath::instanced, engine::RenderPath::fast};
-  std::vector<double> ms[2];
-  engine::RenderCounters counters[2];
+  const engine::RenderPath paths[3] = {engine::RenderPath::instanced, engine::RenderPath::fast,
+                                       engine::RenderPath::fast};
+  const engine::SpriteBatch* batches[3] = {&batch, &batch, &corners};
+  std::vector<double> ms[3];
+  engine::RenderCounters counters[3];
   const auto frame = [&](int p) {
     g_renderer->set_path(paths[p]);
     glClear(GL_COLOR_BUFFER_BIT);
     glFinish();
     const auto t0 = std::chrono::steady_clock::now();
-    counters[p] = g_renderer->draw(batch, cam, kWidth, kHeight);
+    counters[p] = g_renderer->draw(*batches[p], cam, kWidth, kHeight);
     glFinish();
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
-  frame(0);  // warm: buffers sized, stamps built
-  frame(1);
+  for (int p = 0; p < 3; ++p) frame(p);  // warm: buffers sized, stamps built
   for (auto _ : state) {
     const double a = frame(0), b = frame(1);
     ms[0].push_back(a);
     ms[1].push_back(b);
+    ms[2].push_back(frame(2));
     state.SetIterationTime((a + b) / 1000.0);
   }
-  const double old_ms = median(ms[0]), new_ms = median(ms[1]);
+  const double old_ms = median(ms[0]), new_ms = median(ms[1]), floor_ms = median(ms[2]);
   state.counters["instanced_ms"] = old_ms;
   state.counters["fast_ms"] = new_ms;
   state.counters["ratio"] = new_ms > 0 ? old_ms / new_ms : 0.0;
+  state.counters["floor_ms"] = floor_ms;
+  state.counters["fast_over_floor"] = floor_ms > 0 ? new_ms / floor_ms : 0.0;
   state.counters["instanced_ns_per_sprite"] = old_ms * 1e6 / static_cast<double>(n);
   state.counters["fast_ns_per_sprite"] = new_ms * 1e6 / static_cast<double>(n);
   state.counters["splatted"] = counters[1].splatted;
