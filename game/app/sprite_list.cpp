@@ -22,7 +22,6 @@ constexpr float kOutlineScale = 1.35f;  // the outline: the same shape, larger, 
 constexpr std::uint32_t kOutlineColor = engine::rgba(0, 0, 0, 220);
 constexpr float kCrosshairDistance = 150;  // world units ahead of the ship, along the aim
 
-constexpr float kPi = 3.14159265358979f;
 constexpr int kStars = 90;
 
 engine::Sprite sprite(Vec2 pos, float w, float h, std::uint16_t cell, std::uint8_t layer, std::uint32_t color,

@@ -2,6 +2,8 @@
 
 #include "sim/simulation.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
@@ -10,6 +12,8 @@
 #include <limits>
 
 namespace game {
+
+nlohmann::json percentiles_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}}; }
 
 std::uint8_t step_frame_tag(bool pooled_before, bool pooled_after, bool grew, bool rebuilt) noexcept {
   std::uint8_t tag = 0;

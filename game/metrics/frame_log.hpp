@@ -13,6 +13,8 @@
 
 #include <engine/frame_stats.hpp>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -52,6 +54,8 @@ const char* frame_kind_name(FrameKind kind) noexcept;  // "warmup", "switch", "h
 struct Percentiles {
   double p50 = 0, p99 = 0, max = 0;
 };
+// {"p50", "p99", "max"}: how the report, its phases and the overlay's export write a timing.
+nlohmann::json percentiles_json(const Percentiles& p);
 
 // The game's name for engine::FrameStats' summaries (nearest rank, computed there).
 inline Percentiles to_percentiles(const engine::TimingSummary& s) noexcept { return {s.p50_ms, s.p99_ms, s.max_ms}; }

@@ -269,8 +269,6 @@ bool refusal_message(const PoolView& pool, char* out, std::size_t size) noexcept
 
 namespace {
 
-nlohmann::json percentiles_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}}; }
-
 nlohmann::json span_json(const PoolingSpan& s) {
   if (!s.found) return nullptr;
   return {{"first_frame", s.first_frame},

@@ -17,8 +17,6 @@ bool same_phase(const Settings& a, const Settings& b) {
          a.trail_per_second == b.trail_per_second;
 }
 
-nlohmann::json to_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}}; }
-
 nlohmann::json walk_costs(const PhaseSummary& p) {
   nlohmann::json out = nlohmann::json::object();
   for (std::size_t i = 0; i < kPoolCount; ++i) out[pool_name(static_cast<PoolId>(i))] = p.walk_ns_per_object[i];
@@ -107,8 +105,8 @@ nlohmann::json phases_json(const std::vector<PhaseSummary>& phases) {
                    {"walk", std::string(walk_name(p.walk))},
                    {"threads", p.threads},
                    {"walk_ns_per_object", walk_costs(p)},
-                   {"sim_ms", to_json(p.sim_ms)},
-                   {"render_ms", to_json(p.render_ms)},
+                   {"sim_ms", percentiles_json(p.sim_ms)},
+                   {"render_ms", percentiles_json(p.render_ms)},
                    {"peak_live", p.peak_live},
                    {"growth_events", p.growth_events},
                    {"heap_allocs", {{"p50", p.heap_allocs_p50}, {"max", p.heap_allocs_max}}},

@@ -15,12 +15,6 @@
 
 namespace game {
 
-namespace {
-
-nlohmann::json to_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}}; }
-
-}  // namespace
-
 std::string hex_hash(std::uint64_t hash) {
   char text[19];
   std::snprintf(text, sizeof text, "0x%016" PRIx64, hash);
@@ -61,9 +55,9 @@ nlohmann::json make_report(const Simulation& sim, const FrameSummary& frames, co
                       {"requested", render.requested},
                       {"gl_renderer", drew ? json(render.gl_renderer) : json()},
                       {"software_gl", drew ? json(render.software_gl) : json()}};
-  report["frame_ms"] = {{"sim", to_json(frames.sim_ms)},
-                        {"render", to_json(frames.render_ms)},
-                        {"total", to_json(frames.total_ms)},
+  report["frame_ms"] = {{"sim", percentiles_json(frames.sim_ms)},
+                        {"render", percentiles_json(frames.render_ms)},
+                        {"total", percentiles_json(frames.total_ms)},
                         {"timed_frames", frames.timed_frames}};
   json pools = json::object();
   for (std::size_t i = 0; i < kPoolCount; ++i) {

@@ -10,9 +10,6 @@ namespace game {
 
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
-constexpr float kDegrees = kPi / 180.0f;
-
 // One axis of where an enemy wants to be relative to its station (enemy_kinds.hpp's SwayAxis):
 // the same operations in the same order as the formula per kind it replaced.
 float sway_axis(const SwayAxis& axis, float age, float phase, float world_width) {

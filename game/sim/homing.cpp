@@ -5,12 +5,6 @@
 
 namespace game {
 
-namespace {
-
-constexpr float kPi = 3.14159265358979f;
-
-}  // namespace
-
 void steer_homing_shot(Bullet& b, const HomingField& field, const HomingConfig& config, std::uint64_t step, float dt,
                        std::uint64_t& stale_refusals) {
   if (!b.homing()) return;

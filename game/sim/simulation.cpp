@@ -15,8 +15,6 @@ namespace game {
 
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
-constexpr float kDegrees = kPi / 180.0f;
 constexpr float kPlayerRadius = 4;  // bullet-hell hitbox: much smaller than the ship
 constexpr float kPlayerBulletRadius = 3;
 constexpr float kBulletMargin = 48;  // bullets live this far past the edges

@@ -4,6 +4,9 @@
 
 namespace game {
 
+inline constexpr float kPi = 3.14159265358979f;  // half a turn, in radians
+inline constexpr float kDegrees = kPi / 180.0f;  // one degree, in radians
+
 struct Vec2 {
   float x = 0, y = 0;
 };
