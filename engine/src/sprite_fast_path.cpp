@@ -115,6 +115,7 @@ RenderCounters SpriteRenderer::submit_fast(const Camera2D& camera, int framebuff
   steps_.clear();
   large_.clear();
   layers_used_ = 0;
+  splatter_.trim();  // no job refers to a stamp now
 
   // Plan in draw order. An additive run (consecutive additive groups) shares one image: sums
   // commute, so its large sprites may draw before or after it. An alpha group draws its large

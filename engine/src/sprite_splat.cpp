@@ -15,7 +15,7 @@ namespace {
 
 constexpr float kTwoPi = 6.28318530717958648f;
 constexpr int kMaxHalfPixels = 255;                // size key: 8 bits of half pixels
-constexpr std::size_t kMaxArenaPixels = 8u << 20;  // 32 MiB of stamps, then start again
+constexpr std::size_t kMaxArenaPixels = 8u << 20;  // 32 MiB of stamps, then trim() starts again
 constexpr std::uint64_t kOccupied = std::uint64_t{1} << 40;
 constexpr std::size_t kThreadedEntries = 8192;  // below this, one thread stamps the job
 
@@ -173,6 +173,10 @@ void SpriteSplatter::set_atlas(const Image* atlas, int columns, int rows) {
   forget_stamps();
 }
 
+void SpriteSplatter::trim() noexcept {
+  if (arena_.size() > kMaxArenaPixels) forget_stamps();
+}
+
 void SpriteSplatter::forget_stamps() noexcept {
   keys_.clear();  // capacity kept; find_or_build() sizes the table again
   slots_.clear();
@@ -258,10 +262,6 @@ std::uint32_t SpriteSplatter::find_or_build(std::uint64_t key, int qw, int qh, i
   while (keys_[at] != 0) {
     if (keys_[at] == key) return slots_[at];
     at = (at + 1) & mask;
-  }
-  if (arena_.size() > kMaxArenaPixels) {  // a pathological stream of keys: start again
-    forget_stamps();
-    return find_or_build(key, qw, qh, qrot, phx, phy, cell);
   }
   if ((stamps_.size() + 1) * 2 > keys_.size()) {  // keep the table at most half full
     std::vector<std::uint64_t> old_keys(keys_.size() * 2, 0);

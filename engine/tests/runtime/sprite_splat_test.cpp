@@ -138,4 +138,23 @@ TEST_F(SpriteSplatTest, ManyStampsOnTwoThreadsMatchOneAtATime) {
   EXPECT_EQ(image_.pixels, one.pixels);
 }
 
+TEST_F(SpriteSplatTest, AJobKeepsItsStampsWhenTheCacheOutgrowsItsLimit) {
+  // 625 large stamps of distinct sizes hold more than the cache's 32 MiB limit: the cache
+  // starts again only between frames (trim), never under the entries already queued.
+  engine::detail::SplatJob job;
+  job.clear(SplatBlend::add);
+  for (int i = 0; i < 625; ++i) {
+    PixelSprite p =
+        at(100, 100, 100.0f + static_cast<float>(i % 25), 100.0f + static_cast<float>(i / 25), engine::rgba(1, 1, 1));
+    p.rotation = 0.1f * static_cast<float>(i % 7);
+    splatter_.add(job, p, image_.width, image_.height);
+  }
+  EXPECT_GT(splatter_.stamp_pixels(), std::size_t{8} << 20);
+  ASSERT_EQ(job.entries.size(), 625u);
+  for (const engine::detail::SplatJob::Entry& e : job.entries) ASSERT_LT(e.stamp, splatter_.stamp_count());
+  EXPECT_EQ(job.entries.back().stamp, 624u);  // one stamp each, in order: none was forgotten
+  splatter_.trim();
+  EXPECT_EQ(splatter_.stamp_count(), 0u);
+}
+
 }  // namespace

@@ -82,6 +82,9 @@ class SpriteSplatter {
   // land entirely off the image are dropped here. Sprites larger than splat_max_pixels work
   // too (only slower); the renderer sends those to GL instead.
   void add(SplatJob& job, const PixelSprite& sprite, int width, int height);
+  // Between frames: forgets every stamp once they hold more than 32 MiB (a stream of new keys),
+  // never while a queued job still refers to them.
+  void trim() noexcept;
   // Stamps the job into target, band by band; each band sees its entries in queue order,
   // so alpha ("over") stamps stack exactly as queued.
   void run(SplatJob& job, SplatImage& target) const;
