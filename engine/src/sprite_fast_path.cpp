@@ -43,6 +43,7 @@ std::uint32_t SpriteRenderer::open_layer(int width, int height, detail::SplatBle
   if (layers_used_ == layers_.size()) layers_.emplace_back();
   SplatLayer& layer = layers_[layers_used_];
   layer.job.clear(blend);
+  layer.over.clear(detail::SplatBlend::over);
   if (layer.image.width != width || layer.image.height != height) {
     layer.image.resize(width, height);
     if (layer.texture == 0) glGenTextures(1, &layer.texture);
@@ -120,10 +121,15 @@ RenderCounters SpriteRenderer::submit_fast(const Camera2D& camera, int framebuff
   // Plan in draw order. An additive run (consecutive additive groups) shares one image: sums
   // commute, so its large sprites may draw before or after it. An alpha group draws its large
   // sprites, then its small ones over them; its image may continue the previous alpha group's
-  // only when nothing was drawn in between.
+  // only when nothing was drawn in between. An alpha group that follows an additive image with
+  // nothing drawn since stamps over that same image, which is then composited as "over": one
+  // upload and one full-window draw fewer. (Its colour is the same except where the background
+  // plus the additive sum passed 255 under a translucent alpha stamp: there it keeps the excess.)
   enum class Open : std::uint8_t { none, add, over };
   Open open = Open::none;
   std::uint32_t layer = 0;
+  std::size_t add_step = 0;  // steps_ index of the open additive image's composite
+  bool add_on_top = false;   // nothing drawn since that composite: alpha stamps may merge into it
   const auto is_small = [&](const Sprite& s) {
     return px.splattable && std::max(s.width * px.sx, s.height * px.sy) <= max_px;
   };
@@ -136,7 +142,10 @@ RenderCounters SpriteRenderer::submit_fast(const Camera2D& camera, int framebuff
     p.rotation = s.rotation;
     p.color = s.color;
     p.cell = s.cell;
-    splatter_.add(layers_[layer].job, p, framebuffer_width, framebuffer_height);
+    detail::SplatJob& job = open == Open::over && layers_[layer].job.blend == detail::SplatBlend::add
+                                ? layers_[layer].over
+                                : layers_[layer].job;
+    splatter_.add(job, p, framebuffer_width, framebuffer_height);
     ++counters.splatted;
   };
   for (std::size_t g = 0; g < sprite_group_count; ++g) {
@@ -155,6 +164,8 @@ RenderCounters SpriteRenderer::submit_fast(const Camera2D& camera, int framebuff
         }
         if (open != Open::add) {
           layer = open_layer(framebuffer_width, framebuffer_height, detail::SplatBlend::add);
+          add_step = steps_.size();
+          add_on_top = true;
           steps_.push_back({true, true, 0, 0, layer});
           open = Open::add;
         }
@@ -168,6 +179,10 @@ RenderCounters SpriteRenderer::submit_fast(const Camera2D& camera, int framebuff
       steps_.push_back({false, false, large_from, static_cast<std::uint32_t>(large_.size()) - large_from, 0});
       for (const Sprite* s = first; s != end; ++s) {
         if (!is_small(*s)) continue;
+        if (open == Open::add && add_on_top) {  // merge: the additive image becomes an "over" one
+          steps_[add_step].additive = false;
+          open = Open::over;
+        }
         if (open != Open::over) {
           layer = open_layer(framebuffer_width, framebuffer_height, detail::SplatBlend::over);
           steps_.push_back({true, false, 0, 0, layer});
@@ -180,11 +195,15 @@ RenderCounters SpriteRenderer::submit_fast(const Camera2D& camera, int framebuff
     if (large_.size() != large_from) {
       steps_.push_back({false, true, large_from, static_cast<std::uint32_t>(large_.size()) - large_from, 0});
       if (open == Open::over) open = Open::none;  // later alpha stamps must land over these quads
+      add_on_top = false;
     }
   }
 
   // Stamp, then everything the GPU reads goes up, then the steps run in order.
-  for (std::uint32_t i = 0; i < layers_used_; ++i) splatter_.run(layers_[i].job, layers_[i].image);
+  for (std::uint32_t i = 0; i < layers_used_; ++i) {
+    splatter_.run(layers_[i].job, layers_[i].image);
+    splatter_.run(layers_[i].over, layers_[i].image);  // a merged layer's alpha stamps, on top
+  }
   upload_large();
   for (std::uint32_t i = 0; i < layers_used_; ++i) upload_layer(layers_[i]);
   begin_draw_state(camera, framebuffer_width, framebuffer_height);

@@ -327,7 +327,10 @@ void SpriteSplatter::stamp_rows(const SplatJob::Entry& e, SplatBlend blend, Spla
   const int sx0 = std::max(e.left, 0), sx1 = std::min(e.left + stamp.w, target.width);
   const int sy0 = std::max({e.bottom, row0, 0}), sy1 = std::min({e.bottom + stamp.h, row1, target.height});
   if (sx1 <= sx0 || sy1 <= sy0) return;
-  const std::uint32_t k[4] = {channel(e.tint, 0), channel(e.tint, 1), channel(e.tint, 2), channel(e.tint, 3)};
+  // Additive stamps leave alpha as it was: an additive image's composite ignores it, and an
+  // image that alpha stamps then cover (SpriteRenderer's merged layer) keeps only their coverage.
+  const std::uint32_t k[4] = {channel(e.tint, 0), channel(e.tint, 1), channel(e.tint, 2),
+                              blend == SplatBlend::add ? 0u : channel(e.tint, 3)};
   const auto pitch = static_cast<std::size_t>(target.width);
   std::uint32_t* dst = target.pixels.data() + static_cast<std::size_t>(sy0) * pitch + static_cast<std::size_t>(sx0);
   const std::uint32_t* src = arena_.data() + stamp.offset + static_cast<std::size_t>(sy0 - e.bottom) * stamp.w +

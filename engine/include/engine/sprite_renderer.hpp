@@ -94,6 +94,7 @@ class SpriteRenderer {
   struct SplatLayer {
     detail::SplatImage image;
     detail::SplatJob job;
+    detail::SplatJob over;  // alpha stamps laid over an additive job's image (a merged layer)
     unsigned texture = 0;
   };
 

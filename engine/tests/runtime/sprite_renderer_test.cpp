@@ -150,6 +150,20 @@ TEST_P(SpriteRendererTest, HigherLayersDrawOnTopWhateverTheSubmissionOrder) {
   EXPECT_PIXEL(img, 160, 20, kBackground);
 }
 
+TEST_P(SpriteRendererTest, ATranslucentAlphaSpriteOverAnAdditiveOneBlendsTheSame) {
+  // The fast path stamps the alpha sprite into the additive sprite's image (nothing lies between
+  // them) and draws that image once, as "over": the same colours as two separate blends.
+  engine::SpriteBatch batch;
+  batch.push(sprite(100, 100, 40, 40, engine::rgba(100, 0, 0), 0, 1, BlendMode::additive));
+  batch.push(sprite(100, 100, 20, 20, engine::rgba(0, 0, 255, 128), 0, 2));
+  const engine::RenderCounters counters = draw(batch);
+  EXPECT_EQ(counters.draw_calls, GetParam() == engine::RenderPath::instanced ? 2u : 1u);
+  const engine::Image img = screenshot();
+  EXPECT_PIXEL(img, 100, 140, (Rgb{55, 10, 143}));  // (0, 0, 128) + (110, 20, 30) * 127 / 255
+  EXPECT_PIXEL(img, 115, 140, (Rgb{110, 20, 30}));  // the additive sprite alone (y up: row 240 - 100)
+  EXPECT_PIXEL(img, 130, 140, kBackground);
+}
+
 TEST_P(SpriteRendererTest, RotationIsCounterClockwiseInTheWorld) {
   engine::SpriteBatch batch;
   // A bar 80 wide, 6 tall, turned +45 degrees: counter-clockwise with y up, so it rises to the right.
@@ -183,7 +197,9 @@ TEST_P(SpriteRendererTest, HundredThousandSpritesStayAHandfulOfDrawCalls) {
                       i % 2 ? BlendMode::additive : BlendMode::alpha));
   }
   const engine::RenderCounters counters = draw(batch);
-  EXPECT_EQ(counters.draw_calls, 6u);  // 3 layers x 2 blend modes
+  // Instanced: 3 layers x 2 blend modes. Fast: one image per group, except that each alpha
+  // group after an additive one stamps over that group's image.
+  EXPECT_EQ(counters.draw_calls, GetParam() == engine::RenderPath::instanced ? 6u : 4u);
   EXPECT_EQ(counters.sprites, 100000u);
   if (GetParam() == engine::RenderPath::instanced) {
     EXPECT_GE(renderer_.buffer_capacity(), 100000u);

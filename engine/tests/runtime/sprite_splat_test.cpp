@@ -51,14 +51,15 @@ class SpriteSplatTest : public testing::Test {
 
 TEST_F(SpriteSplatTest, AddSumsThePremultipliedTintAndSaturates) {
   fill(image_, engine::rgba(100, 100, 100, 100));
-  // 4x4 at an integer centre: pixels 8..11 both ways. Tint (200, 100, 50) at alpha 128.
+  // 4x4 at an integer centre: pixels 8..11 both ways. Tint (200, 100, 50) at alpha 128; the
+  // image's alpha stays as it was.
   splatter_.splat(image_, SplatBlend::add, at(10, 10, 4, 4, engine::rgba(200, 100, 50, 128)));
-  EXPECT_EQ(image_.at(8, 8), engine::rgba(200, 150, 125, 228));
-  EXPECT_EQ(image_.at(11, 11), engine::rgba(200, 150, 125, 228));
+  EXPECT_EQ(image_.at(8, 8), engine::rgba(200, 150, 125, 100));
+  EXPECT_EQ(image_.at(11, 11), engine::rgba(200, 150, 125, 100));
   EXPECT_EQ(image_.at(12, 10), engine::rgba(100, 100, 100, 100));  // just outside
   EXPECT_EQ(image_.at(10, 7), engine::rgba(100, 100, 100, 100));
   splatter_.splat(image_, SplatBlend::add, at(10, 10, 4, 4, engine::rgba(200, 100, 50, 128)));
-  EXPECT_EQ(image_.at(9, 9), engine::rgba(255, 200, 150, 255));  // red saturates, no wrap-around
+  EXPECT_EQ(image_.at(9, 9), engine::rgba(255, 200, 150, 100));  // red saturates, no wrap-around
   EXPECT_EQ(image_.x0, 8);
   EXPECT_EQ(image_.y0, 8);
   EXPECT_EQ(image_.y1, 12);
@@ -75,7 +76,7 @@ TEST_F(SpriteSplatTest, ClippedRowsTakeTheScalarTailAndGiveTheSameValues) {
   fill(image_, engine::rgba(100, 100, 100, 100));
   // Centred on the right edge: 3 of its 6 columns land, an odd count for the 4-wide loop.
   splatter_.splat(image_, SplatBlend::add, at(64, 20, 6, 2, engine::rgba(200, 100, 50, 128)));
-  for (int x = 61; x < 64; ++x) EXPECT_EQ(image_.at(x, 20), engine::rgba(200, 150, 125, 228)) << x;
+  for (int x = 61; x < 64; ++x) EXPECT_EQ(image_.at(x, 20), engine::rgba(200, 150, 125, 100)) << x;
   EXPECT_EQ(image_.at(60, 20), engine::rgba(100, 100, 100, 100));
   fill(image_, engine::rgba(100, 100, 100, 255));
   splatter_.splat(image_, SplatBlend::over, at(64, 20, 6, 2, engine::rgba(0, 0, 255, 128)));
@@ -130,7 +131,8 @@ TEST_F(SpriteSplatTest, ManyStampsOnTwoThreadsMatchOneAtATime) {
   std::uint32_t seed = 7;
   for (int i = 0; i < 20000; ++i) {
     seed = seed * 1664525u + 1013904223u;
-    const PixelSprite p = at(static_cast<float>(seed % 64), static_cast<float>((seed >> 8) % 80), 3, 3, 0x01010101u);
+    const PixelSprite p =
+        at(static_cast<float>(seed % 64), static_cast<float>((seed >> 8) % 80), 3, 3, engine::rgba(1, 1, 1));
     splatter_.add(job, p, image_.width, image_.height);
     splatter_.splat(one, SplatBlend::add, p);
   }

@@ -38,7 +38,7 @@ struct SplatImage {
 };
 
 enum class SplatBlend : std::uint8_t {
-  add,   // dst += src.rgb * src.a, saturating: BlendMode::additive
+  add,   // dst.rgb += src.rgb * src.a, saturating, alpha kept: BlendMode::additive
   over,  // premultiplied "over": BlendMode::alpha, composited with (ONE, ONE_MINUS_SRC_ALPHA)
 };
 
