@@ -51,6 +51,13 @@ inline __m128i div255_epu16(__m128i x) noexcept {
   x = _mm_add_epi16(x, _mm_set1_epi16(128));
   return _mm_srli_epi16(_mm_add_epi16(x, _mm_srli_epi16(x, 8)), 8);
 }
+
+// The tint k (one factor per channel) for two pixels of 16-bit lanes: what the blends multiply by.
+inline __m128i tint_epi16(const std::uint32_t k[4]) noexcept {
+  const auto r = static_cast<short>(k[0]), g = static_cast<short>(k[1]), b = static_cast<short>(k[2]),
+             a = static_cast<short>(k[3]);
+  return _mm_setr_epi16(r, g, b, a, r, g, b, a);
+}
 #endif
 
 // One stamp: `rows` rows of n pixels, dst rows `dst_pitch` pixels apart and src rows `src_pitch`.
@@ -58,9 +65,7 @@ inline __m128i div255_epu16(__m128i x) noexcept {
 void add_rows(std::uint32_t* dst, std::size_t dst_pitch, const std::uint32_t* src, std::size_t src_pitch, int n,
               int rows, const std::uint32_t k[4]) noexcept {
 #if defined(__SSE2__)
-  const __m128i kk = _mm_setr_epi16(static_cast<short>(k[0]), static_cast<short>(k[1]), static_cast<short>(k[2]),
-                                    static_cast<short>(k[3]), static_cast<short>(k[0]), static_cast<short>(k[1]),
-                                    static_cast<short>(k[2]), static_cast<short>(k[3]));
+  const __m128i kk = tint_epi16(k);
   const __m128i zero = _mm_setzero_si128();
 #endif
   for (int r = 0; r < rows; ++r, dst += dst_pitch, src += src_pitch) {
@@ -81,9 +86,7 @@ void add_rows(std::uint32_t* dst, std::size_t dst_pitch, const std::uint32_t* sr
 void over_rows(std::uint32_t* dst, std::size_t dst_pitch, const std::uint32_t* src, std::size_t src_pitch, int n,
                int rows, const std::uint32_t k[4]) noexcept {
 #if defined(__SSE2__)
-  const __m128i kk = _mm_setr_epi16(static_cast<short>(k[0]), static_cast<short>(k[1]), static_cast<short>(k[2]),
-                                    static_cast<short>(k[3]), static_cast<short>(k[0]), static_cast<short>(k[1]),
-                                    static_cast<short>(k[2]), static_cast<short>(k[3]));
+  const __m128i kk = tint_epi16(k);
   const __m128i zero = _mm_setzero_si128();
   const __m128i v255 = _mm_set1_epi16(255);
 #endif
