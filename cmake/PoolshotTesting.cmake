@@ -55,3 +55,19 @@ include([==[${PROJECT_SOURCE_DIR}/cmake/ctest_gtest_suites.cmake]==])
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
     PROPERTIES LABELS "${ARG_LABELS}" ENVIRONMENT "POOLSHOT_SOURCE_DIR=${PROJECT_SOURCE_DIR}" ${_timeout})
 endfunction()
+
+# poolshot_add_x11_test(<name> <program> <gtest filter> <labels>)
+# The tests that need a real X server (full screen) skip without DISPLAY, so their own entries
+# pass anywhere; this entry runs them again on a fresh Xvfb (scripts/tools/with_xvfb) and fails
+# if one skipped. Without Xvfb installed (scripts/setup installs it) the entry is not added.
+find_program(POOLSHOT_XVFB Xvfb)
+function(poolshot_add_x11_test name program filter labels)
+  if(NOT POOLSHOT_XVFB)
+    message(STATUS "Xvfb not found: ${name} not added (scripts/setup installs xvfb)")
+    return()
+  endif()
+  add_test(NAME ${name} COMMAND ${PROJECT_SOURCE_DIR}/scripts/tools/with_xvfb $<TARGET_FILE:${program}>
+                                --gtest_filter=${filter} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}" FAIL_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
+                                          ENVIRONMENT "POOLSHOT_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+endfunction()

@@ -50,9 +50,11 @@ void switch_settings(Settings& s, std::uint64_t step) {
 
 class SwitchingGameApp final : public GameApp {
  public:
-  SwitchingGameApp(Simulation& sim, engine::Application& app) : GameApp(sim, app, kDefaultWarmupFrames), sim_(sim) {}
+  SwitchingGameApp(Simulation& sim, engine::Application& app, bool full_screen)
+      : GameApp(sim, app, kDefaultWarmupFrames), sim_(sim), app_(app), full_screen_(full_screen) {}
   void fixed_update(const engine::InputState& input, double dt) override {
     switch_settings(sim_.settings(), sim_.frame() + 1);
+    if (full_screen_ && sim_.frame() + 1 == 5) app_.set_fullscreen(true);  // as F11 does
     GameApp::fixed_update(input, dt);
   }
   void imgui() override {
@@ -79,6 +81,8 @@ class SwitchingGameApp final : public GameApp {
 
  private:
   Simulation& sim_;
+  engine::Application& app_;
+  bool full_screen_;
 };
 
 struct SizedRun {
@@ -91,11 +95,15 @@ struct SizedRun {
   FrameGraphRects graph;
   OverlayModel model;
   engine::Image image;
-  std::string skip;  // set when there is no GL here
+  std::string skip;    // set when there is no GL here
+  SDL_Rect display{};  // the display's bounds while the game ran
 };
 
-SizedRun run_at(int width, int height, std::int64_t frames) {
-  const std::string name = "poolshot_panel_" + std::to_string(width) + "x" + std::to_string(height) + ".png";
+// full_screen: on the X server in DISPLAY (scripts/tools/with_xvfb), a window that goes full
+// screen at step 5 as F11 makes it; else an offscreen window of width x height.
+SizedRun run_at(int width, int height, std::int64_t frames, bool full_screen = false) {
+  const std::string name = "poolshot_panel_" + std::to_string(width) + "x" + std::to_string(height) +
+                           (full_screen ? "_full_screen.png" : ".png");
   const fs::path path = test::scratch_path(name);
   SizedRun run;
   Simulation sim(test::repo_scenario("pressure.json"), 1);  // small pools: the growth log fills at once
@@ -103,12 +111,18 @@ SizedRun run_at(int width, int height, std::int64_t frames) {
   engine::AppConfig config = test::offscreen_game_config(frames, path.string());
   config.width = width;
   config.height = height;
+  if (full_screen) {
+    setenv("SDL_VIDEODRIVER", "x11", 1);
+    config.mode = engine::RunMode::windowed;
+    config.vsync = false;
+  }
   engine::Application app(config);
   if (const engine::Status s = app.init(); !s) {
     run.skip = s.message();
     return run;
   }
-  SwitchingGameApp game(sim, app);
+  SDL_GetDisplayBounds(0, &run.display);
+  SwitchingGameApp game(sim, app, full_screen);
   game.panel().open_every_section();
   game.start_compare(30);  // the Compare section's table
   EXPECT_EQ(app.run(game), 0);
@@ -228,6 +242,22 @@ void expect_world_inside_its_edge_at(int width, int height) {
 TEST(OverlaySizes, At1280x720TheWorldStaysInsideItsEdge) { expect_world_inside_its_edge_at(1280, 720); }
 
 TEST(OverlaySizes, At2560x1440TheWorldStaysInsideItsEdge) { expect_world_inside_its_edge_at(2560, 1440); }
+
+// F11 on an X server: the 900x600 window covers the display, and the game lays itself out
+// again at the display's size. Needs an X display: ctest runs it under scripts/tools/with_xvfb.
+TEST(OverlaySizes, FullScreenOnAnXServerTheWorldStaysInsideItsEdge) {
+  const char* display = std::getenv("DISPLAY");
+  if (display == nullptr || display[0] == '\0') GTEST_SKIP() << "no X display (set DISPLAY, e.g. to an Xvfb)";
+  const SizedRun run = run_at(900, 600, 45, true);
+  if (!run.skip.empty()) GTEST_SKIP() << "no X window with GL here: " << run.skip;
+  EXPECT_EQ(run.image.width, run.display.w);
+  EXPECT_EQ(run.image.height, run.display.h);
+  EXPECT_GT(run.image.width, 900) << "the window did not go full screen";
+  EXPECT_EQ(run.clipped, 0) << run.first_clipped;
+  EXPECT_EQ(run.hud_under_panel, 0);
+  EXPECT_NEAR(run.panel.x1, static_cast<float>(run.image.width), 1);
+  expect_world_inside_its_edge(run);
+}
 
 // The counter counts: a cell drawn into a column narrower than its text, and a header wider than
 // its column, are each counted once; a cell that fits is not.
