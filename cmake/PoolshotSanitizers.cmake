@@ -6,7 +6,8 @@ if(POOLSHOT_SANITIZE)
   add_compile_options(-fsanitize=${_poolshot_san} -fno-omit-frame-pointer -fno-sanitize-recover=all)
   add_link_options(-fsanitize=${_poolshot_san})
   if("address" IN_LIST POOLSHOT_SANITIZE)
-    # Lets the pool poison released slots so a use after release is reported.
-    add_compile_definitions(ENGINE_POOL_ASAN=1)
+    # Lets the pool poison released slots so a use after release is reported. POOLSHOT_ASAN tells
+    # the project's own code (the pool header, which must stand alone, detects ASan itself).
+    add_compile_definitions(ENGINE_POOL_ASAN=1 POOLSHOT_ASAN=1)
   endif()
 endif()

@@ -7,16 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-// ENGINE_UNDER_ASAN: GCC says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer).
-#if defined(__SANITIZE_ADDRESS__)
-#define ENGINE_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ENGINE_UNDER_ASAN 1
-#endif
-#endif
-
-#if defined(ENGINE_UNDER_ASAN)
+#if defined(POOLSHOT_ASAN)  // cmake/PoolshotSanitizers.cmake
 #include <dlfcn.h>
 #include <link.h>
 #endif
@@ -30,7 +21,7 @@ bool equals(const char* a, const char* b) noexcept { return a != nullptr && std:
 
 constexpr const char* what_to_do = "run with --headless, or set SDL_VIDEODRIVER=offscreen to render without a screen";
 
-#if defined(ENGINE_UNDER_ASAN)
+#if defined(POOLSHOT_ASAN)
 // Mesa keeps a few one-time allocations for the life of the process, in its DRI driver,
 // which EGL dlcloses at exit; LeakSanitizer then reports them as "<unknown module>" and no
 // suppression can name them. Pinning the driver keeps it loaded, so what its globals hold

@@ -28,14 +28,8 @@
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(POOLSHOT_ASAN)  // cmake/PoolshotSanitizers.cmake
 constexpr bool kUnderAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kUnderAddressSanitizer = true;
-#else
-constexpr bool kUnderAddressSanitizer = false;
-#endif
 #else
 constexpr bool kUnderAddressSanitizer = false;
 #endif

@@ -18,10 +18,8 @@
 namespace game::test {
 
 // AddressSanitizer replaces malloc, so glibc's own figures (mallinfo2) read as zeros there.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(POOLSHOT_ASAN)  // cmake/PoolshotSanitizers.cmake
 inline constexpr bool kMallocReplaced = true;
-#elif defined(__has_feature)
-inline constexpr bool kMallocReplaced = __has_feature(address_sanitizer);
 #else
 inline constexpr bool kMallocReplaced = false;
 #endif
