@@ -245,6 +245,11 @@ Status Application::render_frame(AppHooks& hooks, bool last_frame) {
   if (overlay_visible_) hooks.imgui();
   imgui_.end_frame();
   imgui_.draw();
+  // Hands the frame to the driver now. A software rasteriser (llvmpipe) then draws it on its own
+  // threads while the next frame is simulated and built; without this, an offscreen swap flushes
+  // nothing, and the next frame's first texture upload waited for this whole frame to be drawn
+  // (8-10 ms holding fire, counted in that frame's rendering lane).
+  glFlush();
   stats_.set_time(FrameTimer::render, ms_between(render_start, Clock::now()));
 
   Status result;
