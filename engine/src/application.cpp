@@ -219,12 +219,6 @@ Status Application::render_frame(AppHooks& hooks, bool last_frame) {
   hooks.render(context);
 
   const glm::ivec2 fb = window_.drawable_size();
-  glViewport(0, 0, fb.x, fb.y);
-  viewport_ = fb;
-  const std::uint32_t c = config_.clear_color;
-  glClearColor(static_cast<float>(c & 0xffu) / 255.0f, static_cast<float>((c >> 8) & 0xffu) / 255.0f,
-               static_cast<float>((c >> 16) & 0xffu) / 255.0f, static_cast<float>((c >> 24) & 0xffu) / 255.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
   const bool clipped = context.clip.z > 0 && context.clip.w > 0;
   if (clipped) {  // the game's playfield: framebuffer pixels, origin bottom-left
     const float sx = static_cast<float>(fb.x) / static_cast<float>(std::max(size.x, 1));
@@ -237,20 +231,33 @@ Status Application::render_frame(AppHooks& hooks, bool last_frame) {
   } else {
     renderer_.set_scissor(glm::ivec4(0));
   }
-  const RenderCounters counters = renderer_.draw(batch_, camera_, fb.x, fb.y);
-  stats_.set_draw_stats(counters.draw_calls, counters.sprites);
-
+  // The CPU's half first (the sprites sorted and stamped, the overlay built), while a software
+  // rasteriser (llvmpipe) may still be drawing the previous frame on its own threads; only then
+  // does that frame go to the screen, and this one is drawn.
+  renderer_.upload(batch_);
+  renderer_.prepare(camera_, fb.x, fb.y);
   imgui_.begin_frame(config_.deterministic_time ? config_.step_seconds : 0.0);
   hooks.hud();
   if (overlay_visible_) hooks.imgui();
   imgui_.end_frame();
+  const auto present_start = Clock::now();
+  present();  // waits for the previous frame's drawing: not this frame's rendering time
+  const auto draw_start = Clock::now();
+
+  glViewport(0, 0, fb.x, fb.y);
+  viewport_ = fb;
+  const std::uint32_t c = config_.clear_color;
+  glClearColor(static_cast<float>(c & 0xffu) / 255.0f, static_cast<float>((c >> 8) & 0xffu) / 255.0f,
+               static_cast<float>((c >> 16) & 0xffu) / 255.0f, static_cast<float>((c >> 24) & 0xffu) / 255.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  const RenderCounters counters = renderer_.submit(camera_, fb.x, fb.y);
+  stats_.set_draw_stats(counters.draw_calls, counters.sprites);
   imgui_.draw();
-  // Hands the frame to the driver now. A software rasteriser (llvmpipe) then draws it on its own
-  // threads while the next frame is simulated and built; without this, an offscreen swap flushes
-  // nothing, and the next frame's first texture upload waited for this whole frame to be drawn
-  // (8-10 ms holding fire, counted in that frame's rendering lane).
+  // Hands the frame to the driver now, so llvmpipe draws it while the next frame is simulated
+  // and built. (An offscreen swap flushes nothing: without this the next frame's first texture
+  // upload waited for this whole frame to be drawn, 8-10 ms holding fire.)
   glFlush();
-  stats_.set_time(FrameTimer::render, ms_between(render_start, Clock::now()));
+  stats_.set_time(FrameTimer::render, ms_between(render_start, present_start) + ms_between(draw_start, Clock::now()));
 
   Status result;
   // Read back before the swap: afterwards the back buffer is undefined.
@@ -261,8 +268,15 @@ Status Application::render_frame(AppHooks& hooks, bool last_frame) {
   if (last_frame && !config_.screenshot_path.empty() && result) {
     result = save_screenshot(config_.screenshot_path, fb.x, fb.y);
   }
-  window_.swap();
+  frame_to_present_ = true;
+  if (last_frame) present();
   return result;
+}
+
+void Application::present() noexcept {
+  if (!frame_to_present_) return;
+  frame_to_present_ = false;
+  window_.swap();
 }
 
 }  // namespace engine

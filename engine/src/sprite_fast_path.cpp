@@ -109,7 +109,7 @@ void SpriteRenderer::destroy_layers() noexcept {
   layers_used_ = 0;
 }
 
-RenderCounters SpriteRenderer::submit_fast(const Camera2D& camera, int framebuffer_width, int framebuffer_height) {
+RenderCounters SpriteRenderer::plan_fast(const Camera2D& camera, int framebuffer_width, int framebuffer_height) {
   RenderCounters counters;
   const PixelMapping px = pixel_mapping(camera, framebuffer_width, framebuffer_height);
   const float max_px = detail::splat_max_pixels;
@@ -199,11 +199,16 @@ RenderCounters SpriteRenderer::submit_fast(const Camera2D& camera, int framebuff
     }
   }
 
-  // Stamp, then everything the GPU reads goes up, then the steps run in order.
   for (std::uint32_t i = 0; i < layers_used_; ++i) {
     splatter_.run(layers_[i].job, layers_[i].image);
     splatter_.run(layers_[i].over, layers_[i].image);  // a merged layer's alpha stamps, on top
   }
+  return counters;
+}
+
+// Everything the GPU reads goes up, then the planned steps run in order.
+void SpriteRenderer::draw_fast(const Camera2D& camera, int framebuffer_width, int framebuffer_height,
+                               RenderCounters& counters) {
   upload_large();
   for (std::uint32_t i = 0; i < layers_used_; ++i) upload_layer(layers_[i]);
   begin_draw_state(camera, framebuffer_width, framebuffer_height);
@@ -229,7 +234,6 @@ RenderCounters SpriteRenderer::submit_fast(const Camera2D& camera, int framebuff
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   glBindTexture(GL_TEXTURE_2D, 0);
   glUseProgram(0);
-  return counters;
 }
 
 }  // namespace engine

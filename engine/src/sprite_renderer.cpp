@@ -141,15 +141,30 @@ std::size_t SpriteRenderer::upload(const SpriteBatch& batch) {
   groups_.count.fill(0);
   groups_.used = 0;
   uploaded_path_ = path_;
+  prepared_ = false;
   if (!ready() || batch.empty()) return 0;
   return path_ == RenderPath::fast ? upload_fast(batch) : upload_instanced(batch);
 }
 
+void SpriteRenderer::prepare(const Camera2D& camera, int framebuffer_width, int framebuffer_height) {
+  if (prepared_) return;
+  prepared_ = true;
+  planned_ = {};
+  if (!ready() || groups_.used == 0 || framebuffer_width <= 0 || framebuffer_height <= 0) return;
+  if (uploaded_path_ == RenderPath::fast) planned_ = plan_fast(camera, framebuffer_width, framebuffer_height);
+}
+
 RenderCounters SpriteRenderer::submit(const Camera2D& camera, int framebuffer_width, int framebuffer_height) {
+  prepare(camera, framebuffer_width, framebuffer_height);
+  prepared_ = false;  // a second submit() of the same upload plans again
   last_ = {};
   if (!ready() || groups_.used == 0 || framebuffer_width <= 0 || framebuffer_height <= 0) return last_;
-  last_ = uploaded_path_ == RenderPath::fast ? submit_fast(camera, framebuffer_width, framebuffer_height)
-                                             : submit_instanced(camera, framebuffer_width, framebuffer_height);
+  if (uploaded_path_ == RenderPath::fast) {
+    last_ = planned_;
+    draw_fast(camera, framebuffer_width, framebuffer_height, last_);
+  } else {
+    last_ = submit_instanced(camera, framebuffer_width, framebuffer_height);
+  }
   glDisable(GL_SCISSOR_TEST);  // what comes next (the overlay, the next clear) sees the whole framebuffer
   return last_;
 }

@@ -15,9 +15,11 @@
 //   quit, acted on here (a closed window quits whatever the game binds)
 //   hooks.place_camera(camera, window size): the frame's one camera, before any step
 //   0..n fixed steps -> hooks.fixed_update(input, dt) (mouse aim maps through that camera)
-//   hooks.render(context) fills a SpriteBatch, reading that camera -> clear, sprites (inside context.clip),
-//   hooks.hud() -> always, hooks.imgui() -> the overlay, while visible
-//   screenshot (if asked, before the swap) -> swap
+//   hooks.render(context) fills a SpriteBatch, reading that camera; the batch sorted and stamped,
+//   hooks.hud() -> always, hooks.imgui() -> the overlay, while visible (the CPU's half)
+//   swap of the previous frame (so llvmpipe draws it while this frame's CPU half runs)
+//   clear, sprites (inside context.clip), the overlay drawn, glFlush
+//   screenshot (if asked, before the swap); the last frame is swapped at once
 #include <engine/camera.hpp>
 #include <engine/fixed_step.hpp>
 #include <engine/frame_stats.hpp>
@@ -173,6 +175,7 @@ class Application {
   std::uint32_t steps_allowed(int steps) const noexcept;  // respects max_frames
   bool finished(const AppHooks& hooks) const;
   Status render_frame(AppHooks& hooks, bool last_frame);
+  void present() noexcept;  // swaps the frame drawn last, if it was not shown yet
   void log_line(const std::string& message) const;
 
   AppConfig config_;
@@ -188,6 +191,7 @@ class Application {
   bool sdl_events_ = false;  // we initialised SDL events + game controllers
   bool initialised_ = false;
   bool overlay_visible_ = true;
+  bool frame_to_present_ = false;  // drawn, not swapped yet: the next frame's CPU half runs first
   bool quit_requested_ = false;
   std::string pending_screenshot_;
   std::string gl_renderer_;  // glGetString(GL_RENDERER) at init, kept after shutdown

@@ -66,9 +66,13 @@ class SpriteRenderer {
   // Sets the viewport to the framebuffer and draws the batch with the camera. Does not clear.
   // Same as upload(batch) then submit(camera, ...).
   RenderCounters draw(const SpriteBatch& batch, const Camera2D& camera, int framebuffer_width, int framebuffer_height);
-  // The two halves of draw(), separately measurable: upload() sorts the batch into a fresh
+  // The halves of draw(), separately measurable: upload() sorts the batch into a fresh
   // stream buffer (returns the sprites uploaded); submit() issues one draw call per group.
+  // prepare(), between them, does the fast path's CPU work (planning, stamping) and no drawing,
+  // so a caller may run it while the driver still draws the previous frame; submit() prepares
+  // an upload that was not prepared. The same camera and size go to both.
   std::size_t upload(const SpriteBatch& batch);
+  void prepare(const Camera2D& camera, int framebuffer_width, int framebuffer_height);
   RenderCounters submit(const Camera2D& camera, int framebuffer_width, int framebuffer_height);
   void shutdown() noexcept;
 
@@ -104,7 +108,8 @@ class SpriteRenderer {
   std::size_t upload_instanced(const SpriteBatch& batch);
   std::size_t upload_fast(const SpriteBatch& batch);
   RenderCounters submit_instanced(const Camera2D& camera, int framebuffer_width, int framebuffer_height);
-  RenderCounters submit_fast(const Camera2D& camera, int framebuffer_width, int framebuffer_height);
+  RenderCounters plan_fast(const Camera2D& camera, int framebuffer_width, int framebuffer_height);
+  void draw_fast(const Camera2D& camera, int framebuffer_width, int framebuffer_height, RenderCounters& counters);
   void begin_draw_state(const Camera2D& camera, int framebuffer_width, int framebuffer_height) const noexcept;
   void set_blend(bool additive) const noexcept;
   void upload_large() noexcept;
@@ -127,6 +132,8 @@ class SpriteRenderer {
   RenderPath path_ = RenderPath::fast;
   glm::ivec4 scissor_{0, 0, 0, 0};
   RenderPath uploaded_path_ = RenderPath::instanced;  // which path owns groups_ now
+  bool prepared_ = false;                             // prepare() ran since the last upload()
+  RenderCounters planned_{};                          // what prepare() planned (fast path)
   ShaderProgram splat_program_;
   int u_splat_rect_ = -1, u_splat_image_ = -1;
   unsigned splat_vao_ = 0;      // no attributes: the composite quad is gl_VertexID
