@@ -227,6 +227,28 @@ TEST_P(SpriteRendererTest, UploadOnceSubmitTwiceDrawsTheSameSprites) {
   EXPECT_PIXEL(img, 160, 60, (Rgb{0, 0, 255}));  // additive blue, drawn twice over black: still 255
 }
 
+// prepare() is the CPU's half (the application runs it before the previous frame's swap): it
+// draws nothing, and the submit() after it draws what draw() would.
+TEST_P(SpriteRendererTest, PrepareDrawsNothingAndSubmitDrawsWhatItPrepared) {
+  engine::SpriteBatch batch;
+  batch.push(sprite(60, 180, 40, 40, engine::rgba(255, 0, 0)));
+  batch.push(sprite(160, 180, 6, 6, engine::rgba(0, 0, 255), 0, 3, BlendMode::additive));
+  glClearColor(0, 0, 0, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  EXPECT_EQ(renderer_.upload(batch), 2u);
+  renderer_.prepare(camera_, kWidth, kHeight);
+  glFinish();
+  const engine::Image before = screenshot();
+  EXPECT_PIXEL(before, 60, 60, (Rgb{0, 0, 0}));
+  EXPECT_PIXEL(before, 160, 60, (Rgb{0, 0, 0}));
+  const engine::RenderCounters counters = renderer_.submit(camera_, kWidth, kHeight);
+  EXPECT_EQ(counters.sprites, 2u);
+  EXPECT_EQ(counters.splatted, GetParam() == engine::RenderPath::fast ? 2u : 0u);  // both are small
+  const engine::Image img = screenshot();
+  EXPECT_PIXEL(img, 60, 60, (Rgb{255, 0, 0}));
+  EXPECT_PIXEL(img, 160, 60, (Rgb{0, 0, 255}));
+}
+
 TEST_P(SpriteRendererTest, EmptyBatchDrawsNothing) {
   engine::SpriteBatch batch;
   const engine::RenderCounters counters = draw(batch);
