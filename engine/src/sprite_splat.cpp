@@ -61,26 +61,40 @@ inline __m128i tint_epi16(const std::uint32_t k[4]) noexcept {
 #endif
 
 // One stamp: `rows` rows of n pixels, dst rows `dst_pitch` pixels apart and src rows `src_pitch`.
-// The tint's SIMD form is built once per stamp, not once per row (most stamps are a few pixels).
+// four(dst, src) blends four pixels with SIMD, one(dst, src) returns one blended pixel (the tail,
+// and every pixel without SSE2). The blends below build their tint's SIMD form once per stamp,
+// not once per row (most stamps are a few pixels).
+template <class Four, class One>
+void blend_rows(std::uint32_t* dst, std::size_t dst_pitch, const std::uint32_t* src, std::size_t src_pitch, int n,
+                int rows, Four&& four, One&& one) noexcept {
+  for (int r = 0; r < rows; ++r, dst += dst_pitch, src += src_pitch) {
+    int i = 0;
+#if defined(__SSE2__)
+    for (; i + 4 <= n; i += 4) four(dst + i, src + i);
+#else
+    static_cast<void>(four);
+#endif
+    for (; i < n; ++i) dst[i] = one(dst[i], src[i]);
+  }
+}
+
 void add_rows(std::uint32_t* dst, std::size_t dst_pitch, const std::uint32_t* src, std::size_t src_pitch, int n,
               int rows, const std::uint32_t k[4]) noexcept {
 #if defined(__SSE2__)
   const __m128i kk = tint_epi16(k);
   const __m128i zero = _mm_setzero_si128();
+  const auto four = [&](std::uint32_t* d, const std::uint32_t* s) {
+    const __m128i sv = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+    const __m128i lo = div255_epu16(_mm_mullo_epi16(_mm_unpacklo_epi8(sv, zero), kk));
+    const __m128i hi = div255_epu16(_mm_mullo_epi16(_mm_unpackhi_epi8(sv, zero), kk));
+    __m128i* dv = reinterpret_cast<__m128i*>(d);
+    _mm_storeu_si128(dv, _mm_adds_epu8(_mm_loadu_si128(dv), _mm_packus_epi16(lo, hi)));
+  };
+#else
+  const auto four = [](std::uint32_t*, const std::uint32_t*) {};
 #endif
-  for (int r = 0; r < rows; ++r, dst += dst_pitch, src += src_pitch) {
-    int i = 0;
-#if defined(__SSE2__)
-    for (; i + 4 <= n; i += 4) {
-      const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
-      const __m128i lo = div255_epu16(_mm_mullo_epi16(_mm_unpacklo_epi8(s, zero), kk));
-      const __m128i hi = div255_epu16(_mm_mullo_epi16(_mm_unpackhi_epi8(s, zero), kk));
-      __m128i* d = reinterpret_cast<__m128i*>(dst + i);
-      _mm_storeu_si128(d, _mm_adds_epu8(_mm_loadu_si128(d), _mm_packus_epi16(lo, hi)));
-    }
-#endif
-    for (; i < n; ++i) dst[i] = add_pixel(dst[i], src[i], k);
-  }
+  blend_rows(dst, dst_pitch, src, src_pitch, n, rows, four,
+             [k](std::uint32_t d, std::uint32_t s) { return add_pixel(d, s, k); });
 }
 
 void over_rows(std::uint32_t* dst, std::size_t dst_pitch, const std::uint32_t* src, std::size_t src_pitch, int n,
@@ -89,28 +103,26 @@ void over_rows(std::uint32_t* dst, std::size_t dst_pitch, const std::uint32_t* s
   const __m128i kk = tint_epi16(k);
   const __m128i zero = _mm_setzero_si128();
   const __m128i v255 = _mm_set1_epi16(255);
-#endif
-  for (int r = 0; r < rows; ++r, dst += dst_pitch, src += src_pitch) {
-    int i = 0;
-#if defined(__SSE2__)
-    for (; i + 4 <= n; i += 4) {
-      const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
-      __m128i* d = reinterpret_cast<__m128i*>(dst + i);
-      const __m128i dv = _mm_loadu_si128(d);
-      __m128i out[2];
-      for (int half = 0; half < 2; ++half) {
-        const __m128i s16 = half == 0 ? _mm_unpacklo_epi8(s, zero) : _mm_unpackhi_epi8(s, zero);
-        const __m128i d16 = half == 0 ? _mm_unpacklo_epi8(dv, zero) : _mm_unpackhi_epi8(dv, zero);
-        const __m128i p = div255_epu16(_mm_mullo_epi16(s16, kk));
-        const __m128i a = _mm_shufflehi_epi16(_mm_shufflelo_epi16(p, 0xff), 0xff);  // alpha of each pixel, x4
-        const __m128i rest = div255_epu16(_mm_mullo_epi16(d16, _mm_sub_epi16(v255, a)));
-        out[half] = _mm_add_epi16(p, rest);
-      }
-      _mm_storeu_si128(d, _mm_packus_epi16(out[0], out[1]));
+  const auto four = [&](std::uint32_t* d, const std::uint32_t* s) {
+    const __m128i sv = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+    __m128i* dp = reinterpret_cast<__m128i*>(d);
+    const __m128i dv = _mm_loadu_si128(dp);
+    __m128i out[2];
+    for (int half = 0; half < 2; ++half) {
+      const __m128i s16 = half == 0 ? _mm_unpacklo_epi8(sv, zero) : _mm_unpackhi_epi8(sv, zero);
+      const __m128i d16 = half == 0 ? _mm_unpacklo_epi8(dv, zero) : _mm_unpackhi_epi8(dv, zero);
+      const __m128i p = div255_epu16(_mm_mullo_epi16(s16, kk));
+      const __m128i a = _mm_shufflehi_epi16(_mm_shufflelo_epi16(p, 0xff), 0xff);  // alpha of each pixel, x4
+      const __m128i rest = div255_epu16(_mm_mullo_epi16(d16, _mm_sub_epi16(v255, a)));
+      out[half] = _mm_add_epi16(p, rest);
     }
+    _mm_storeu_si128(dp, _mm_packus_epi16(out[0], out[1]));
+  };
+#else
+  const auto four = [](std::uint32_t*, const std::uint32_t*) {};
 #endif
-    for (; i < n; ++i) dst[i] = over_pixel(dst[i], src[i], k);
-  }
+  blend_rows(dst, dst_pitch, src, src_pitch, n, rows, four,
+             [k](std::uint32_t d, std::uint32_t s) { return over_pixel(d, s, k); });
 }
 
 // GL_LINEAR with GL_CLAMP_TO_EDGE on a top-row-first image, as the atlas texture samples.
