@@ -150,15 +150,15 @@ void SpriteRenderer::prepare(const Camera2D& camera, int framebuffer_width, int 
   if (prepared_) return;
   prepared_ = true;
   planned_ = {};
-  if (!ready() || groups_.used == 0 || framebuffer_width <= 0 || framebuffer_height <= 0) return;
-  if (uploaded_path_ == RenderPath::fast) planned_ = plan_fast(camera, framebuffer_width, framebuffer_height);
+  if (has_work(framebuffer_width, framebuffer_height) && uploaded_path_ == RenderPath::fast)
+    planned_ = plan_fast(camera, framebuffer_width, framebuffer_height);
 }
 
 RenderCounters SpriteRenderer::submit(const Camera2D& camera, int framebuffer_width, int framebuffer_height) {
   prepare(camera, framebuffer_width, framebuffer_height);
   prepared_ = false;  // a second submit() of the same upload plans again
   last_ = {};
-  if (!ready() || groups_.used == 0 || framebuffer_width <= 0 || framebuffer_height <= 0) return last_;
+  if (!has_work(framebuffer_width, framebuffer_height)) return last_;
   if (uploaded_path_ == RenderPath::fast) {
     last_ = planned_;
     draw_fast(camera, framebuffer_width, framebuffer_height, last_);

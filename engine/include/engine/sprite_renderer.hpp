@@ -104,6 +104,9 @@ class SpriteRenderer {
     unsigned texture = 0;
   };
 
+  bool has_work(int framebuffer_width, int framebuffer_height) const noexcept {  // sprites uploaded, somewhere to draw
+    return ready() && groups_.used != 0 && framebuffer_width > 0 && framebuffer_height > 0;
+  }
   void bind_instances(std::uint32_t first_sprite) const noexcept;
   std::size_t upload_instanced(const SpriteBatch& batch);
   std::size_t upload_fast(const SpriteBatch& batch);
