@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -156,6 +157,19 @@ inline int round_half_away(float v) noexcept {
   const int t = static_cast<int>(v);
   const float f = v - static_cast<float>(t);
   return t + static_cast<int>(f >= 0.5f) - static_cast<int>(f <= -0.5f);
+}
+
+// first() here and second() on a helper thread at once when `threaded`, else one after the other.
+template <class First, class Second>
+void both_halves(bool threaded, First&& first, Second&& second) {
+  if (!threaded) {
+    first();
+    second();
+    return;
+  }
+  std::thread helper(std::forward<Second>(second));
+  first();
+  helper.join();
 }
 
 std::uint64_t hash_key(std::uint64_t key) noexcept { return key * 0x9E3779B97F4A7C15ull; }
@@ -361,34 +375,66 @@ void SpriteSplatter::run(SplatJob& job, SplatImage& target) const {
   if (job.entries.empty() || target.width <= 0 || target.height <= 0) return;
   // Bin entries into the bands their rows cross (counting sort, order kept), so each band's
   // pixels stay in cache while its stamps land; a stamp across a border is drawn in both
-  // bands, each clipped to its rows.
+  // bands, each clipped to its rows. A large job is binned by two threads, each counting and
+  // then copying one half of the entries: the first half's go first in every band.
   const int bands = (target.height + splat_band_rows - 1) / splat_band_rows;
-  job.band_first.assign(static_cast<std::size_t>(bands) + 1, 0);
-  int bx0 = target.width, by0 = target.height, bx1 = 0, by1 = 0;
+  const auto band_count = static_cast<std::size_t>(bands);
+  const std::size_t n = job.entries.size();
+  const bool threaded = n >= kThreadedEntries && std::thread::hardware_concurrency() > 1;
+  const std::size_t half = threaded ? n / 2 : n;
+  job.band_first.assign(band_count + 1, 0);
+  // Per band, the entries of each half (counts, then cursors); the halves' rows 16 words apart,
+  // so the two threads never write one cache line.
+  const std::size_t stride = band_count + 16;
+  job.band_next.assign(2 * stride, 0);
   const auto band_range = [&](const SplatJob::Entry& e, int& first, int& last) {
     const Stamp& st = stamps_[e.stamp];
     first = std::max(e.bottom, 0) / splat_band_rows;
     last = (std::min(e.bottom + st.h, target.height) - 1) / splat_band_rows;
   };
-  for (const SplatJob::Entry& e : job.entries) {
-    int first = 0, last = 0;
-    band_range(e, first, last);
-    for (int b = first; b <= last; ++b) ++job.band_first[static_cast<std::size_t>(b) + 1];
-    const Stamp& st = stamps_[e.stamp];
-    bx0 = std::min(bx0, std::max(e.left, 0));
-    by0 = std::min(by0, std::max(e.bottom, 0));
-    bx1 = std::max(bx1, std::min(e.left + st.w, target.width));
-    by1 = std::max(by1, std::min(e.bottom + st.h, target.height));
+  struct Box {
+    int x0, y0, x1, y1;
+  };
+  Box box[2] = {{target.width, target.height, 0, 0}, {target.width, target.height, 0, 0}};
+  const auto count = [&](int part, std::size_t from, std::size_t to) {
+    std::uint32_t* counts = job.band_next.data() + static_cast<std::size_t>(part) * stride;
+    Box bb = box[part];  // a local: the other thread writes the other box
+    for (std::size_t i = from; i < to; ++i) {
+      const SplatJob::Entry& e = job.entries[i];
+      int first = 0, last = 0;
+      band_range(e, first, last);
+      for (int b = first; b <= last; ++b) ++counts[b];
+      const Stamp& st = stamps_[e.stamp];
+      bb.x0 = std::min(bb.x0, std::max(e.left, 0));
+      bb.y0 = std::min(bb.y0, std::max(e.bottom, 0));
+      bb.x1 = std::max(bb.x1, std::min(e.left + st.w, target.width));
+      bb.y1 = std::max(bb.y1, std::min(e.bottom + st.h, target.height));
+    }
+    box[part] = bb;
+  };
+  const auto copy = [&](int part, std::size_t from, std::size_t to) {
+    std::uint32_t* cursors = job.band_next.data() + static_cast<std::size_t>(part) * stride;
+    for (std::size_t i = from; i < to; ++i) {
+      int first = 0, last = 0;
+      band_range(job.entries[i], first, last);
+      for (int b = first; b <= last; ++b) job.binned[cursors[b]++] = job.entries[i];
+    }
+  };
+  both_halves(
+      threaded, [&] { count(0, 0, half); }, [&] { count(1, half, n); });
+  for (std::size_t b = 0; b < band_count; ++b) {
+    std::uint32_t& first_half = job.band_next[b];
+    std::uint32_t& second_half = job.band_next[stride + b];
+    const std::uint32_t entries = first_half + second_half;
+    first_half = job.band_first[b];  // counts become cursors
+    second_half = job.band_first[b] + (entries - second_half);
+    job.band_first[b + 1] = job.band_first[b] + entries;
   }
-  for (int b = 0; b < bands; ++b)
-    job.band_first[static_cast<std::size_t>(b) + 1] += job.band_first[static_cast<std::size_t>(b)];
   job.binned.resize(job.band_first.back());
-  job.band_next.assign(job.band_first.begin(), job.band_first.end() - 1);
-  for (std::uint32_t i = 0; i < job.entries.size(); ++i) {
-    int first = 0, last = 0;
-    band_range(job.entries[i], first, last);
-    for (int b = first; b <= last; ++b) job.binned[job.band_next[static_cast<std::size_t>(b)]++] = job.entries[i];
-  }
+  both_halves(
+      threaded, [&] { copy(0, 0, half); }, [&] { copy(1, half, n); });
+  const int bx0 = std::min(box[0].x0, box[1].x0), by0 = std::min(box[0].y0, box[1].y0);
+  const int bx1 = std::max(box[0].x1, box[1].x1), by1 = std::max(box[0].y1, box[1].y1);
   const auto stamp_bands = [&](int from, int to) {
     for (int b = from; b < to; ++b) {
       const int row0 = b * splat_band_rows, row1 = row0 + splat_band_rows;
@@ -402,18 +448,13 @@ void SpriteSplatter::run(SplatJob& job, SplatImage& target) const {
   // upper ones on a helper, split where half the entries are. llvmpipe's own threads are idle
   // meanwhile (nothing has been submitted yet). Small jobs are not worth a thread.
   int split = bands;
-  if (job.binned.size() >= kThreadedEntries && std::thread::hardware_concurrency() > 1) {
-    const std::uint32_t half = job.band_first.back() / 2;
+  if (threaded) {
+    const std::uint32_t middle = job.band_first.back() / 2;
     split = 0;
-    while (split < bands && job.band_first[static_cast<std::size_t>(split) + 1] < half) ++split;
+    while (split < bands && job.band_first[static_cast<std::size_t>(split) + 1] < middle) ++split;
   }
-  if (split < bands) {
-    std::thread helper(stamp_bands, split, bands);
-    stamp_bands(0, split);
-    helper.join();
-  } else {
-    stamp_bands(0, bands);
-  }
+  both_halves(
+      split < bands, [&] { stamp_bands(0, split); }, [&] { stamp_bands(split, bands); });
   if (bx1 <= bx0 || by1 <= by0) return;
   if (target.empty()) {
     target.x0 = bx0, target.y0 = by0, target.x1 = bx1, target.y1 = by1;

@@ -122,22 +122,27 @@ TEST_F(SpriteSplatTest, OverKeepsQueueOrderAcrossBandBorders) {
 }
 
 TEST_F(SpriteSplatTest, ManyStampsOnTwoThreadsMatchOneAtATime) {
-  // Past the threading threshold the job is stamped by two threads; additive sums must equal
-  // stamping the same sprites one by one.
-  SplatImage one;
-  one.resize(64, 80);
-  engine::detail::SplatJob job;
-  job.clear(SplatBlend::add);
-  std::uint32_t seed = 7;
-  for (int i = 0; i < 20000; ++i) {
-    seed = seed * 1664525u + 1013904223u;
-    const PixelSprite p =
-        at(static_cast<float>(seed % 64), static_cast<float>((seed >> 8) % 80), 3, 3, engine::rgba(1, 1, 1));
-    splatter_.add(job, p, image_.width, image_.height);
-    splatter_.splat(one, SplatBlend::add, p);
+  // Past the threading threshold the job is binned and stamped by two threads (each bins one
+  // half of the entries); the result must equal stamping the same sprites one by one: additive
+  // sums, and opaque alpha stamps of distinct colours, where only queue order decides a pixel.
+  for (const SplatBlend blend : {SplatBlend::add, SplatBlend::over}) {
+    SCOPED_TRACE(blend == SplatBlend::add ? "add" : "over");
+    SplatImage one;
+    one.resize(64, 80);
+    image_.resize(64, 80);
+    engine::detail::SplatJob job;
+    job.clear(blend);
+    std::uint32_t seed = 7;
+    for (int i = 0; i < 20000; ++i) {
+      seed = seed * 1664525u + 1013904223u;
+      const std::uint32_t color = blend == SplatBlend::add ? engine::rgba(1, 1, 1) : (seed | 0xff000000u);
+      const PixelSprite p = at(static_cast<float>(seed % 64), static_cast<float>((seed >> 8) % 80), 3, 3, color);
+      splatter_.add(job, p, image_.width, image_.height);
+      splatter_.splat(one, blend, p);
+    }
+    splatter_.run(job, image_);
+    EXPECT_EQ(image_.pixels, one.pixels);
   }
-  splatter_.run(job, image_);
-  EXPECT_EQ(image_.pixels, one.pixels);
 }
 
 TEST_F(SpriteSplatTest, AJobKeepsItsStampsWhenTheCacheOutgrowsItsLimit) {

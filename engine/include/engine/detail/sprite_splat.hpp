@@ -64,7 +64,7 @@ struct SplatJob {
   std::vector<Entry> entries;
   std::vector<std::uint32_t> band_first;  // run(): entries per band, as offsets into binned
   std::vector<Entry> binned;              // copies, band by band: read in order, no pointer chase
-  std::vector<std::uint32_t> band_next;
+  std::vector<std::uint32_t> band_next;   // run(): per band, each half's count, then its cursor
   void clear(SplatBlend b) noexcept {
     blend = b;
     entries.clear();
