@@ -44,6 +44,8 @@ std::uint32_t SpriteRenderer::open_layer(int width, int height, detail::SplatBle
   SplatLayer& layer = layers_[layers_used_];
   layer.job.clear(blend);
   layer.over.clear(detail::SplatBlend::over);
+  layer.job_sprites.clear();
+  layer.over_sprites.clear();
   if (layer.image.width != width || layer.image.height != height) {
     layer.image.resize(width, height);
     if (layer.texture == 0) glGenTextures(1, &layer.texture);
@@ -133,19 +135,11 @@ RenderCounters SpriteRenderer::plan_fast(const Camera2D& camera, int framebuffer
   const auto is_small = [&](const Sprite& s) {
     return px.splattable && std::max(s.width * px.sx, s.height * px.sy) <= max_px;
   };
-  const auto splat_one = [&](const Sprite& s) {
-    detail::PixelSprite p;
-    p.cx = s.x * px.sx + px.ox;
-    p.cy = s.y * px.sy + px.oy;
-    p.w = s.width * px.sx;
-    p.h = s.height * px.sy;
-    p.rotation = s.rotation;
-    p.color = s.color;
-    p.cell = s.cell;
-    detail::SplatJob& job = open == Open::over && layers_[layer].job.blend == detail::SplatBlend::add
-                                ? layers_[layer].over
-                                : layers_[layer].job;
-    splatter_.add(job, p, framebuffer_width, framebuffer_height);
+  const auto splat_one = [&](const Sprite& s) {  // listed here, queued below
+    SplatLayer& l = layers_[layer];
+    std::vector<std::uint32_t>& list =
+        open == Open::over && l.job.blend == detail::SplatBlend::add ? l.over_sprites : l.job_sprites;
+    list.push_back(static_cast<std::uint32_t>(&s - sorted_.data()));
     ++counters.splatted;
   };
   for (std::size_t g = 0; g < sprite_group_count; ++g) {
@@ -199,9 +193,31 @@ RenderCounters SpriteRenderer::plan_fast(const Camera2D& camera, int framebuffer
     }
   }
 
+  struct Listed {
+    const Sprite* sorted;
+    const std::uint32_t* index;
+    PixelMapping px;
+  };
+  const detail::SpriteSplatter::SpriteSource source = [](const void* context, std::size_t i) {
+    const auto& listed = *static_cast<const Listed*>(context);
+    const Sprite& s = listed.sorted[listed.index[i]];
+    detail::PixelSprite p;
+    p.cx = s.x * listed.px.sx + listed.px.ox;
+    p.cy = s.y * listed.px.sy + listed.px.oy;
+    p.w = s.width * listed.px.sx;
+    p.h = s.height * listed.px.sy;
+    p.rotation = s.rotation;
+    p.color = s.color;
+    p.cell = s.cell;
+    return p;
+  };
   for (std::uint32_t i = 0; i < layers_used_; ++i) {
-    splatter_.run(layers_[i].job, layers_[i].image);
-    splatter_.run(layers_[i].over, layers_[i].image);  // a merged layer's alpha stamps, on top
+    SplatLayer& l = layers_[i];
+    const Listed job{sorted_.data(), l.job_sprites.data(), px}, over{sorted_.data(), l.over_sprites.data(), px};
+    splatter_.add_all(l.job, l.job_sprites.size(), source, &job, framebuffer_width, framebuffer_height);
+    splatter_.add_all(l.over, l.over_sprites.size(), source, &over, framebuffer_width, framebuffer_height);
+    splatter_.run(l.job, l.image);
+    splatter_.run(l.over, l.image);  // a merged layer's alpha stamps, on top
   }
   return counters;
 }

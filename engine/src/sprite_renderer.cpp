@@ -2,8 +2,11 @@
 
 #include <engine/sprite_renderer.hpp>
 
+#include <engine/pool/worker_team.hpp>
+
 #include <cstddef>
 #include <string_view>
+#include <system_error>
 
 namespace engine {
 
@@ -32,10 +35,18 @@ bool contains_ignoring_case(const char* text, std::string_view lower) noexcept {
 
 }  // namespace
 
+SpriteRenderer::SpriteRenderer() = default;  // here: the team's type is complete here only
 SpriteRenderer::~SpriteRenderer() { shutdown(); }
 
 Status SpriteRenderer::init(const std::string& shader_dir) {
   shutdown();
+  if (team_ == nullptr) {
+    try {
+      team_ = std::make_unique<WorkerTeam>(WorkerTeam::hardware_threads(2));
+    } catch (const std::system_error&) {  // no thread to be had: the splatter works alone
+    }
+  }
+  splatter_.set_team(team_.get());
   const std::string dir = shader_dir.empty() ? std::string(".") : shader_dir;
   if (Status s = program_.load(dir + "/sprite.vert", dir + "/sprite.frag"); !s) return s;
   u_view_ = program_.uniform("u_view");

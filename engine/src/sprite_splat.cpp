@@ -1,9 +1,10 @@
 #include <engine/detail/sprite_splat.hpp>
 
+#include <engine/pool/worker_team.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <thread>
 #include <utility>
 
 #if defined(__SSE2__)
@@ -18,7 +19,7 @@ constexpr float kTwoPi = 6.28318530717958648f;
 constexpr int kMaxHalfPixels = 255;                // size key: 8 bits of half pixels
 constexpr std::size_t kMaxArenaPixels = 8u << 20;  // 32 MiB of stamps, then trim() starts again
 constexpr std::uint64_t kOccupied = std::uint64_t{1} << 40;
-constexpr std::size_t kThreadedEntries = 8192;  // below this, one thread stamps the job
+constexpr std::size_t kThreadedEntries = 8192;  // below this, one thread queues, bins and stamps a job
 
 constexpr std::uint32_t div255(std::uint32_t x) noexcept {  // round(x / 255) for x <= 65025
   x += 128;
@@ -159,17 +160,22 @@ inline int round_half_away(float v) noexcept {
   return t + static_cast<int>(f >= 0.5f) - static_cast<int>(f <= -0.5f);
 }
 
-// first() here and second() on a helper thread at once when `threaded`, else one after the other.
+// first() and second() on the team's two threads at once (whichever comes first takes the
+// next: a late or descheduled worker leaves both to the caller), else one after the other.
 template <class First, class Second>
-void both_halves(bool threaded, First&& first, Second&& second) {
-  if (!threaded) {
+void both_halves(WorkerTeam* team, First&& first, Second&& second) {
+  if (team == nullptr || team->active() < 2) {
     first();
     second();
     return;
   }
-  std::thread helper(std::forward<Second>(second));
-  first();
-  helper.join();
+  (*team)(2, [&](std::size_t k) {
+    if (k == 0) {
+      first();
+    } else {
+      second();
+    }
+  });
 }
 
 std::uint64_t hash_key(std::uint64_t key) noexcept { return key * 0x9E3779B97F4A7C15ull; }
@@ -281,7 +287,16 @@ SpriteSplatter::Stamp SpriteSplatter::build(int qw, int qh, int qrot, int phx, i
   return stamp;
 }
 
-std::uint32_t SpriteSplatter::find_or_build(std::uint64_t key, int qw, int qh, int qrot, int phx, int phy, int cell) {
+std::uint32_t SpriteSplatter::find(std::uint64_t key) const noexcept {
+  if (keys_.empty()) return kNoStamp;
+  const std::size_t mask = keys_.size() - 1;
+  for (std::size_t at = static_cast<std::size_t>(hash_key(key) >> 40) & mask; keys_[at] != 0; at = (at + 1) & mask) {
+    if (keys_[at] == key) return slots_[at];
+  }
+  return kNoStamp;
+}
+
+std::uint32_t SpriteSplatter::find_or_build(std::uint64_t key) {
   if (keys_.empty()) {
     keys_.assign(std::size_t{1} << 12, 0);
     slots_.assign(keys_.size(), 0);
@@ -309,15 +324,18 @@ std::uint32_t SpriteSplatter::find_or_build(std::uint64_t key, int qw, int qh, i
     while (keys_[at] != 0) at = (at + 1) & mask;
   }
   const auto index = static_cast<std::uint32_t>(stamps_.size());
-  stamps_.push_back(build(qw, qh, qrot, phx, phy, cell));
+  // The key holds what the stamp is built from (place()).
+  stamps_.push_back(build(static_cast<int>((key >> 16) & 0xffu), static_cast<int>((key >> 8) & 0xffu),
+                          static_cast<int>((key >> 2) & 0x3fu), static_cast<int>((key >> 1) & 1u),
+                          static_cast<int>(key & 1u), static_cast<int>((key >> 24) & 0xffffu)));
   keys_[at] = key;
   slots_[at] = index;
   return index;
 }
 
-void SpriteSplatter::add(SplatJob& job, const PixelSprite& sprite, int width, int height) {
+bool SpriteSplatter::place(const PixelSprite& sprite, int width, int height, Placement& out) noexcept {
   // Off the image (or not a number): nothing to draw. 1e6 keeps the int conversions safe.
-  if (!(std::fabs(sprite.cx) < 1e6f && std::fabs(sprite.cy) < 1e6f && sprite.w > 0 && sprite.h > 0)) return;
+  if (!(std::fabs(sprite.cx) < 1e6f && std::fabs(sprite.cy) < 1e6f && sprite.w > 0 && sprite.h > 0)) return false;
   constexpr float kHalfPixelsLimit = 2.0f * kMaxHalfPixels;  // clamped before rounding: any size is safe
   const int qw = std::clamp(round_half_away(std::min(sprite.w * 2.0f, kHalfPixelsLimit)), 1, kMaxHalfPixels);
   const int qh = std::clamp(round_half_away(std::min(sprite.h * 2.0f, kHalfPixelsLimit)), 1, kMaxHalfPixels);
@@ -330,24 +348,96 @@ void SpriteSplatter::add(SplatJob& job, const PixelSprite& sprite, int width, in
   const int phx = static_cast<int>(x2 - 2 * base_x), phy = static_cast<int>(y2 - 2 * base_y);
   // Cheap reject before touching the cache: the stamp lies within its rotated extent.
   const long reach = (std::max(qw, qh) + 3) / 2 + 2;
-  if (base_x + reach < 0 || base_y + reach < 0 || base_x - reach >= width || base_y - reach >= height) return;
-
-  const std::uint64_t key = kOccupied | (std::uint64_t{sprite.cell} << 24) | (std::uint64_t(qw) << 16) |
-                            (std::uint64_t(qh) << 8) | (std::uint64_t(qrot) << 2) | (std::uint64_t(phx) << 1) |
-                            std::uint64_t(phy);
-  const std::uint32_t index = find_or_build(key, qw, qh, qrot, phx, phy, sprite.cell);
-  const Stamp& stamp = stamps_[index];
-  if (stamp.w == 0) return;
-  SplatJob::Entry e;
-  e.left = static_cast<std::int32_t>(base_x) + stamp.ox;
-  e.bottom = static_cast<std::int32_t>(base_y) + stamp.oy;
-  if (e.left >= width || e.bottom >= height || e.left + stamp.w <= 0 || e.bottom + stamp.h <= 0) return;
-  e.stamp = index;
+  if (base_x + reach < 0 || base_y + reach < 0 || base_x - reach >= width || base_y - reach >= height) return false;
+  out.key = kOccupied | (std::uint64_t{sprite.cell} << 24) | (std::uint64_t(qw) << 16) | (std::uint64_t(qh) << 8) |
+            (std::uint64_t(qrot) << 2) | (std::uint64_t(phx) << 1) | std::uint64_t(phy);
+  out.base_x = static_cast<std::int32_t>(base_x);
+  out.base_y = static_cast<std::int32_t>(base_y);
   // Colour as the blend sees it: premultiplied tint (rgb * a, a).
   const std::uint32_t a = channel(sprite.color, 3);
-  e.tint = div255(channel(sprite.color, 0) * a) | (div255(channel(sprite.color, 1) * a) << 8) |
-           (div255(channel(sprite.color, 2) * a) << 16) | (a << 24);
-  job.entries.push_back(e);
+  out.tint = div255(channel(sprite.color, 0) * a) | (div255(channel(sprite.color, 1) * a) << 8) |
+             (div255(channel(sprite.color, 2) * a) << 16) | (a << 24);
+  return true;
+}
+
+bool SpriteSplatter::entry_for(const Placement& at, std::uint32_t index, int width, int height,
+                               SplatJob::Entry& e) const noexcept {
+  const Stamp& stamp = stamps_[index];
+  if (stamp.w == 0) return false;
+  e.left = at.base_x + stamp.ox;
+  e.bottom = at.base_y + stamp.oy;
+  if (e.left >= width || e.bottom >= height || e.left + stamp.w <= 0 || e.bottom + stamp.h <= 0) return false;
+  e.stamp = index;
+  e.tint = at.tint;
+  return true;
+}
+
+void SpriteSplatter::add(SplatJob& job, const PixelSprite& sprite, int width, int height) {
+  Placement at;
+  if (!place(sprite, width, height, at)) return;
+  SplatJob::Entry e;
+  if (entry_for(at, find_or_build(at.key), width, height, e)) job.entries.push_back(e);
+}
+
+void SpriteSplatter::add_all(SplatJob& job, std::size_t count, SpriteSource source, const void* context, int width,
+                             int height) {
+  if (count < kThreadedEntries || team_ == nullptr || team_->active() < 2) {
+    for (std::size_t i = 0; i < count; ++i) add(job, source(context, i), width, height);
+    return;
+  }
+  job.entries.insert(job.entries.end(), job.tail.begin(), job.tail.end());  // an earlier add_all's second half
+  job.tail.clear();
+  // Each half looks stamps up without building any (the cache is only read while both run): a
+  // miss leaves a placeholder entry and is built afterwards, here, in queue order, so stamps
+  // are built in the order one thread would have built them.
+  struct Miss {
+    std::size_t entry;
+    Placement at;
+  };
+  std::vector<Miss> misses[2];
+  const auto add_half = [&](std::vector<SplatJob::Entry>& entries, std::vector<Miss>& misses_out, std::size_t from,
+                            std::size_t to) {
+    // Filled as locals (capacity kept): the two threads' vectors would share a cache line.
+    std::vector<SplatJob::Entry> out;
+    std::vector<Miss> missed;
+    out.swap(entries);
+    missed.swap(misses_out);
+    for (std::size_t i = from; i < to; ++i) {
+      Placement at;
+      if (!place(source(context, i), width, height, at)) continue;
+      const std::uint32_t index = find(at.key);
+      if (index == kNoStamp) {
+        missed.push_back({out.size(), at});
+        out.emplace_back();
+        continue;
+      }
+      SplatJob::Entry e;
+      if (entry_for(at, index, width, height, e)) out.push_back(e);
+    }
+    out.swap(entries);
+    missed.swap(misses_out);
+  };
+  const std::size_t first_half = job.entries.size();
+  both_halves(
+      team_, [&] { add_half(job.entries, misses[0], 0, count / 2); },
+      [&] { add_half(job.tail, misses[1], count / 2, count); });
+  bool dropped = false;
+  for (int half = 0; half < 2; ++half) {
+    std::vector<SplatJob::Entry>& out = half == 0 ? job.entries : job.tail;
+    for (const Miss& miss : misses[half]) {
+      if (!entry_for(miss.at, find_or_build(miss.at.key), width, height, out[miss.entry])) {
+        out[miss.entry].stamp = kNoStamp;
+        dropped = true;
+      }
+    }
+  }
+  if (dropped) {  // stamps that turned out empty or off the image
+    const auto dead = [](const SplatJob::Entry& e) { return e.stamp == kNoStamp; };
+    job.entries.erase(std::remove_if(job.entries.begin() + static_cast<std::ptrdiff_t>(first_half), job.entries.end(),
+                                     dead),
+                      job.entries.end());
+    job.tail.erase(std::remove_if(job.tail.begin(), job.tail.end(), dead), job.tail.end());
+  }
 }
 
 void SpriteSplatter::stamp_rows(const SplatJob::Entry& e, SplatBlend blend, SplatImage& target, int row0,
@@ -372,16 +462,19 @@ void SpriteSplatter::stamp_rows(const SplatJob::Entry& e, SplatBlend blend, Spla
 }
 
 void SpriteSplatter::run(SplatJob& job, SplatImage& target) const {
-  if (job.entries.empty() || target.width <= 0 || target.height <= 0) return;
+  if ((job.entries.empty() && job.tail.empty()) || target.width <= 0 || target.height <= 0) return;
   // Bin entries into the bands their rows cross (counting sort, order kept), so each band's
   // pixels stay in cache while its stamps land; a stamp across a border is drawn in both
   // bands, each clipped to its rows. A large job is binned by two threads, each counting and
   // then copying one half of the entries: the first half's go first in every band.
   const int bands = (target.height + splat_band_rows - 1) / splat_band_rows;
   const auto band_count = static_cast<std::size_t>(bands);
-  const std::size_t n = job.entries.size();
-  const bool threaded = n >= kThreadedEntries && std::thread::hardware_concurrency() > 1;
-  const std::size_t half = threaded ? n / 2 : n;
+  // The two halves: add_all()'s (entries, then tail), else entries cut in two.
+  const std::size_t n = job.entries.size() + job.tail.size();
+  WorkerTeam* const team = n >= kThreadedEntries ? team_ : nullptr;
+  const bool cut = job.tail.empty();
+  const SplatJob::Entry* halves[2] = {job.entries.data(), cut ? job.entries.data() + n / 2 : job.tail.data()};
+  const std::size_t sizes[2] = {cut ? n / 2 : job.entries.size(), cut ? n - n / 2 : job.tail.size()};
   job.band_first.assign(band_count + 1, 0);
   // Per band, the entries of each half (counts, then cursors); the halves' rows 16 words apart,
   // so the two threads never write one cache line.
@@ -396,11 +489,11 @@ void SpriteSplatter::run(SplatJob& job, SplatImage& target) const {
     int x0, y0, x1, y1;
   };
   Box box[2] = {{target.width, target.height, 0, 0}, {target.width, target.height, 0, 0}};
-  const auto count = [&](int part, std::size_t from, std::size_t to) {
+  const auto count = [&](int part) {
     std::uint32_t* counts = job.band_next.data() + static_cast<std::size_t>(part) * stride;
     Box bb = box[part];  // a local: the other thread writes the other box
-    for (std::size_t i = from; i < to; ++i) {
-      const SplatJob::Entry& e = job.entries[i];
+    for (std::size_t i = 0; i < sizes[part]; ++i) {
+      const SplatJob::Entry& e = halves[part][i];
       int first = 0, last = 0;
       band_range(e, first, last);
       for (int b = first; b <= last; ++b) ++counts[b];
@@ -412,16 +505,17 @@ void SpriteSplatter::run(SplatJob& job, SplatImage& target) const {
     }
     box[part] = bb;
   };
-  const auto copy = [&](int part, std::size_t from, std::size_t to) {
+  const auto copy = [&](int part) {
     std::uint32_t* cursors = job.band_next.data() + static_cast<std::size_t>(part) * stride;
-    for (std::size_t i = from; i < to; ++i) {
+    for (std::size_t i = 0; i < sizes[part]; ++i) {
+      const SplatJob::Entry& e = halves[part][i];
       int first = 0, last = 0;
-      band_range(job.entries[i], first, last);
-      for (int b = first; b <= last; ++b) job.binned[cursors[b]++] = job.entries[i];
+      band_range(e, first, last);
+      for (int b = first; b <= last; ++b) job.binned[cursors[b]++] = e;
     }
   };
   both_halves(
-      threaded, [&] { count(0, 0, half); }, [&] { count(1, half, n); });
+      team, [&] { count(0); }, [&] { count(1); });
   for (std::size_t b = 0; b < band_count; ++b) {
     std::uint32_t& first_half = job.band_next[b];
     std::uint32_t& second_half = job.band_next[stride + b];
@@ -432,7 +526,7 @@ void SpriteSplatter::run(SplatJob& job, SplatImage& target) const {
   }
   job.binned.resize(job.band_first.back());
   both_halves(
-      threaded, [&] { copy(0, 0, half); }, [&] { copy(1, half, n); });
+      team, [&] { copy(0); }, [&] { copy(1); });
   const int bx0 = std::min(box[0].x0, box[1].x0), by0 = std::min(box[0].y0, box[1].y0);
   const int bx1 = std::max(box[0].x1, box[1].x1), by1 = std::max(box[0].y1, box[1].y1);
   const auto stamp_bands = [&](int from, int to) {
@@ -444,17 +538,17 @@ void SpriteSplatter::run(SplatJob& job, SplatImage& target) const {
       }
     }
   };
-  // Bands own disjoint rows, so two threads can stamp at once: the lower bands here, the
-  // upper ones on a helper, split where half the entries are. llvmpipe's own threads are idle
-  // meanwhile (nothing has been submitted yet). Small jobs are not worth a thread.
+  // Bands own disjoint rows, so two threads can stamp at once: the lower bands and the upper
+  // ones, split where half the entries are. llvmpipe's own threads are idle meanwhile (nothing
+  // has been submitted yet). Small jobs are not worth a second thread.
   int split = bands;
-  if (threaded) {
+  if (team != nullptr && team->active() > 1) {
     const std::uint32_t middle = job.band_first.back() / 2;
     split = 0;
     while (split < bands && job.band_first[static_cast<std::size_t>(split) + 1] < middle) ++split;
   }
   both_halves(
-      split < bands, [&] { stamp_bands(0, split); }, [&] { stamp_bands(split, bands); });
+      team, [&] { stamp_bands(0, split); }, [&] { stamp_bands(split, bands); });
   if (bx1 <= bx0 || by1 <= by0) return;
   if (target.empty()) {
     target.x0 = bx0, target.y0 = by0, target.x1 = bx1, target.y1 = by1;

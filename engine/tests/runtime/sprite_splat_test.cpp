@@ -1,12 +1,15 @@
 // engine::detail::SpriteSplatter without GL: the blend arithmetic (SIMD rows and the scalar
-// tail agree), stamp reuse, clipping, and "over" order across band borders.
+// tail agree), stamp reuse, clipping, "over" order across band borders, and two threads'
+// queueing, binning and stamping against one thread's.
 #include <engine/detail/sprite_splat.hpp>
 
+#include <engine/pool/worker_team.hpp>
 #include <engine/sprite.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace {
 
@@ -122,9 +125,11 @@ TEST_F(SpriteSplatTest, OverKeepsQueueOrderAcrossBandBorders) {
 }
 
 TEST_F(SpriteSplatTest, ManyStampsOnTwoThreadsMatchOneAtATime) {
-  // Past the threading threshold the job is binned and stamped by two threads (each bins one
+  // Past the threading threshold the job is binned and stamped by a team of two (each bins one
   // half of the entries); the result must equal stamping the same sprites one by one: additive
   // sums, and opaque alpha stamps of distinct colours, where only queue order decides a pixel.
+  engine::WorkerTeam team(2);
+  splatter_.set_team(&team);
   for (const SplatBlend blend : {SplatBlend::add, SplatBlend::over}) {
     SCOPED_TRACE(blend == SplatBlend::add ? "add" : "over");
     SplatImage one;
@@ -142,6 +147,47 @@ TEST_F(SpriteSplatTest, ManyStampsOnTwoThreadsMatchOneAtATime) {
     }
     splatter_.run(job, image_);
     EXPECT_EQ(image_.pixels, one.pixels);
+  }
+}
+
+TEST_F(SpriteSplatTest, AddAllOnTwoThreadsQueuesWhatAddQueuesOneByOne) {
+  // 20000 sprites of many sizes and turns, some reaching off the image, queued by add_all() on a
+  // team of two from an empty cache (each half misses its stamps; they are built afterwards, and
+  // the entries of those that land off the image dropped): the same entries, the same stamps
+  // and the same pixels as add() one by one.
+  std::vector<PixelSprite> sprites;
+  std::uint32_t seed = 11;
+  for (int i = 0; i < 20000; ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    PixelSprite p = at(static_cast<float>(seed % 76) - 6.0f, static_cast<float>((seed >> 8) % 92) - 6.0f,
+                       static_cast<float>(1 + (seed >> 16) % 6), 3, seed | 0xff000000u);
+    p.rotation = 0.3f * static_cast<float>((seed >> 20) % 7);
+    sprites.push_back(p);
+  }
+  const auto source = [](const void* context, std::size_t i) {
+    return (*static_cast<const std::vector<PixelSprite>*>(context))[i];
+  };
+  engine::WorkerTeam team(2);
+  for (const SplatBlend blend : {SplatBlend::add, SplatBlend::over}) {
+    SCOPED_TRACE(blend == SplatBlend::add ? "add" : "over");
+    SpriteSplatter threaded, serial;
+    threaded.set_atlas(&atlas_, 1, 1);
+    serial.set_atlas(&atlas_, 1, 1);
+    threaded.set_team(&team);
+    engine::detail::SplatJob all, one_by_one;
+    all.clear(blend);
+    one_by_one.clear(blend);
+    threaded.add_all(all, sprites.size(), source, &sprites, image_.width, image_.height);
+    for (const PixelSprite& p : sprites) serial.add(one_by_one, p, image_.width, image_.height);
+    EXPECT_FALSE(all.tail.empty());  // the second half was queued apart
+    EXPECT_EQ(all.entries.size() + all.tail.size(), one_by_one.entries.size());
+    EXPECT_EQ(threaded.stamp_count(), serial.stamp_count());
+    SplatImage a, b;
+    a.resize(64, 80);
+    b.resize(64, 80);
+    threaded.run(all, a);
+    serial.run(one_by_one, b);
+    EXPECT_EQ(a.pixels, b.pixels);
   }
 }
 

@@ -14,6 +14,10 @@
 #include <cstdint>
 #include <vector>
 
+namespace engine {
+class WorkerTeam;
+}
+
 namespace engine::detail {
 
 // Sprites up to this long on screen are stamped. In the storm scenario (646k sprites) 32, 64
@@ -62,12 +66,14 @@ struct SplatJob {
   };
   SplatBlend blend = SplatBlend::add;
   std::vector<Entry> entries;
+  std::vector<Entry> tail;                // add_all()'s second half: drawn after entries
   std::vector<std::uint32_t> band_first;  // run(): entries per band, as offsets into binned
   std::vector<Entry> binned;              // copies, band by band: read in order, no pointer chase
   std::vector<std::uint32_t> band_next;   // run(): per band, each half's count, then its cursor
   void clear(SplatBlend b) noexcept {
     blend = b;
     entries.clear();
+    tail.clear();
   }
 };
 
@@ -82,14 +88,24 @@ class SpriteSplatter {
   // land entirely off the image are dropped here. Sprites larger than splat_max_pixels work
   // too (only slower); the renderer sends those to GL instead.
   void add(SplatJob& job, const PixelSprite& sprite, int width, int height);
+  // add() for sprites 0..count-1 of a source, source(context, i) the i-th: many of them are
+  // queued by two threads (set_team), each half of them (the stamps they miss are built afterwards, on
+  // this thread, in queue order). The same job as add() one by one.
+  using SpriteSource = PixelSprite (*)(const void* context, std::size_t i);
+  void add_all(SplatJob& job, std::size_t count, SpriteSource source, const void* context, int width, int height);
   // Between frames: forgets every stamp once they hold more than 32 MiB (a stream of new keys),
   // never while a queued job still refers to them.
   void trim() noexcept;
   // Stamps the job into target, band by band; each band sees its entries in queue order,
-  // so alpha ("over") stamps stack exactly as queued.
+  // so alpha ("over") stamps stack exactly as queued. A large job is binned and stamped by
+  // the team's two threads (disjoint rows).
   void run(SplatJob& job, SplatImage& target) const;
   // add() + run() for one sprite: tests and one-offs.
   void splat(SplatImage& target, SplatBlend blend, const PixelSprite& sprite);
+
+  // The threads a large job's queueing, binning and stamping share (the caller and one more);
+  // none, or a team of one: the calling thread does all of it. The team must outlive its use.
+  void set_team(WorkerTeam* team) noexcept { team_ = team; }
 
   std::size_t stamp_count() const noexcept { return stamps_.size(); }
   std::size_t stamp_pixels() const noexcept { return arena_.size(); }
@@ -101,7 +117,17 @@ class SpriteSplatter {
     std::int16_t ox = 0, oy = 0;  // bottom-left pixel relative to the sprite's base pixel
     std::uint16_t w = 0, h = 0;   // 0 x 0: nothing visible
   };
-  std::uint32_t find_or_build(std::uint64_t key, int qw, int qh, int qrot, int phx, int phy, int cell);
+  // A sprite's stamp key (cell, size, rotation, half-pixel phase), base pixel and tint.
+  struct Placement {
+    std::uint64_t key = 0;
+    std::int32_t base_x = 0, base_y = 0;
+    std::uint32_t tint = 0;
+  };
+  static constexpr std::uint32_t kNoStamp = 0xffffffffu;
+  static bool place(const PixelSprite& sprite, int width, int height, Placement& out) noexcept;  // false: off it
+  bool entry_for(const Placement& at, std::uint32_t stamp, int width, int height, SplatJob::Entry& e) const noexcept;
+  std::uint32_t find(std::uint64_t key) const noexcept;  // kNoStamp when not built; reads only
+  std::uint32_t find_or_build(std::uint64_t key);
   Stamp build(int qw, int qh, int qrot, int phx, int phy, int cell);
   void stamp_rows(const SplatJob::Entry& e, SplatBlend blend, SplatImage& target, int row0, int row1) const noexcept;
 
@@ -112,7 +138,8 @@ class SpriteSplatter {
   std::vector<Stamp> stamps_;
   std::vector<std::uint32_t> arena_;    // all stamps' pixels, premultiplied RGBA8
   std::vector<std::uint32_t> scratch_;  // one stamp while it is built
-  SplatJob one_;                        // splat()'s job
+  WorkerTeam* team_ = nullptr;
+  SplatJob one_;  // splat()'s job
 };
 
 }  // namespace engine::detail
