@@ -90,7 +90,7 @@ void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
       case ParticleKind::spark: {
         const float len = p.size * (0.6f + 0.8f * f);
         out.push_back(sprite(at, len * 0.5f, len, atlas::spark, particles, faded(p.color, f),
-                             std::atan2(p.vel.y, p.vel.x) - kPi / 2, engine::BlendMode::additive));
+                             turn_along(p.vel.x, p.vel.y), engine::BlendMode::additive));
         break;
       }
       case ParticleKind::smoke: {
@@ -117,7 +117,7 @@ void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
     const EnemyKindSpec& kind = kind_spec(e.wave.kind);
     const float size = e.radius * 2.4f;
     // A charger turns along its flight (its dart points up at rotation 0); the rest spin.
-    const float turn = charges(e) ? std::atan2(e.vel.y, e.vel.x) - kPi / 2 : e.age * kind.spin_per_second;
+    const float turn = charges(e) ? turn_along(e.vel.x, e.vel.y) : e.age * kind.spin_per_second;
     const std::uint32_t color = e.hit_flash > 0 ? engine::rgba(255, 255, 255) : kind.color;
     const Vec2 at = lerp(e.prev, e.pos, alpha);
     out.push_back(
@@ -135,13 +135,13 @@ void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
   sim.player_bullets().store().for_each([&](const Bullet& b) {
     const float width = b.homing() ? 11.0f : 7.0f;  // homing shots: amber (their colour) and wider, to see them curve
     out.push_back(sprite(lerp(b.prev, b.pos, alpha), width, 20, atlas::player_bullet, player_bullets, b.color,
-                         std::atan2(b.vel.y, b.vel.x) - kPi / 2));
+                         turn_along(b.vel.x, b.vel.y)));
   });
 
   const Simulation::ShipView player = sim.ship();
   if (player.alive) {
     const Vec2 at = lerp(player.prev, player.pos, alpha);
-    const float facing = std::atan2(player.aim.y, player.aim.x) - kPi / 2;
+    const float facing = turn_along(player.aim.x, player.aim.y);
     // While shielded the ship blinks (by step, so the picture is deterministic) in a bubble.
     const bool blink_off = player.shield > 0 && (sim.frame() / 4) % 2 == 1;
     if (!blink_off) out.push_back(sprite(at, 40, 40, atlas::ship, ship, engine::rgba(230, 245, 255), facing));
@@ -158,6 +158,24 @@ void emit_sprites(const Simulation& sim, Sink& out, float alpha) {
 }
 
 }  // namespace
+
+float turn_along(float x, float y) noexcept {
+  const float ax = std::fabs(x), ay = std::fabs(y);
+  const float big = std::max(ax, ay);
+  if (!(big > 0)) return 0;  // (0, 0), and NaN
+  // atan of z = small / big in [0, 1], then folded to the octant of (x, y).
+  const float z = std::min(ax, ay) / big, z2 = z * z;
+  float a =
+      z * (1.0f + z2 * (-0.3333314528f +
+                        z2 * (0.1999355085f +
+                              z2 * (-0.1420889944f +
+                                    z2 * (0.1065626393f +
+                                          z2 * (-0.0752896400f +
+                                                z2 * (0.0429096138f + z2 * (-0.0161657367f + z2 * 0.0028662257f))))))));
+  if (ay > ax) a = kPi / 2 - a;
+  if (x < 0) a = kPi - a;
+  return (y < 0 ? -a : a) - kPi / 2;
+}
 
 void collect_sprites(const Simulation& sim, std::vector<engine::Sprite>& out, float alpha) {
   out.clear();
