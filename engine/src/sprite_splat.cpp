@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -297,32 +296,26 @@ std::uint32_t SpriteSplatter::find(std::uint64_t key) const noexcept {
 }
 
 std::uint32_t SpriteSplatter::find_or_build(std::uint64_t key) {
-  if (keys_.empty()) {
-    keys_.assign(std::size_t{1} << 12, 0);
-    slots_.assign(keys_.size(), 0);
-  }
-  std::size_t mask = keys_.size() - 1;
-  std::size_t at = static_cast<std::size_t>(hash_key(key) >> 40) & mask;
-  while (keys_[at] != 0) {
-    if (keys_[at] == key) return slots_[at];
-    at = (at + 1) & mask;
-  }
-  if ((stamps_.size() + 1) * 2 > keys_.size()) {  // keep the table at most half full
-    std::vector<std::uint64_t> old_keys(keys_.size() * 2, 0);
+  if (const std::uint32_t hit = find(key); hit != kNoStamp) return hit;
+  const auto free_slot = [this](std::uint64_t k) {
+    const std::size_t mask = keys_.size() - 1;
+    std::size_t at = static_cast<std::size_t>(hash_key(k) >> 40) & mask;
+    while (keys_[at] != 0) at = (at + 1) & mask;
+    return at;
+  };
+  if ((stamps_.size() + 1) * 2 > keys_.size()) {  // keep the table at most half full (4096 slots at first)
+    std::vector<std::uint64_t> old_keys(std::max(keys_.size() * 2, std::size_t{1} << 12), 0);
     std::vector<std::uint32_t> old_slots(old_keys.size(), 0);
     old_keys.swap(keys_);
     old_slots.swap(slots_);
-    mask = keys_.size() - 1;
     for (std::size_t i = 0; i < old_keys.size(); ++i) {
       if (old_keys[i] == 0) continue;
-      std::size_t to = static_cast<std::size_t>(hash_key(old_keys[i]) >> 40) & mask;
-      while (keys_[to] != 0) to = (to + 1) & mask;
+      const std::size_t to = free_slot(old_keys[i]);
       keys_[to] = old_keys[i];
       slots_[to] = old_slots[i];
     }
-    at = static_cast<std::size_t>(hash_key(key) >> 40) & mask;
-    while (keys_[at] != 0) at = (at + 1) & mask;
   }
+  const std::size_t at = free_slot(key);
   const auto index = static_cast<std::uint32_t>(stamps_.size());
   // The key holds what the stamp is built from (place()).
   stamps_.push_back(build(static_cast<int>((key >> 16) & 0xffu), static_cast<int>((key >> 8) & 0xffu),
@@ -541,12 +534,9 @@ void SpriteSplatter::run(SplatJob& job, SplatImage& target) const {
   // Bands own disjoint rows, so two threads can stamp at once: the lower bands and the upper
   // ones, split where half the entries are. llvmpipe's own threads are idle meanwhile (nothing
   // has been submitted yet). Small jobs are not worth a second thread.
-  int split = bands;
-  if (team != nullptr && team->active() > 1) {
-    const std::uint32_t middle = job.band_first.back() / 2;
-    split = 0;
-    while (split < bands && job.band_first[static_cast<std::size_t>(split) + 1] < middle) ++split;
-  }
+  const std::uint32_t middle = job.band_first.back() / 2;
+  int split = 0;
+  while (split < bands && job.band_first[static_cast<std::size_t>(split) + 1] < middle) ++split;
   both_halves(
       team, [&] { stamp_bands(0, split); }, [&] { stamp_bands(split, bands); });
   if (bx1 <= bx0 || by1 <= by0) return;
