@@ -21,7 +21,7 @@ struct PoolTestAccess {
   template <class T>
   static void set_free_generation(VectorPool<T>& pool, std::uint32_t index, std::uint32_t generation) {
     ASSERT_FALSE(is_live_generation(generation));
-    pool.visit([&](auto& p) { PoolAccess::table(p).generations_[index] = generation; });
+    pool.visit([&](auto& p) { PoolAccess::table(p).slots_[index].generation = generation; });
   }
   template <class T>
   static void set_free_generation(ConcurrentPool<T>& pool, std::uint32_t index, std::uint32_t generation) {

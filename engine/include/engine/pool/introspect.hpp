@@ -43,9 +43,8 @@ void for_each_occupancy_word(const Pool<T, S>& pool, F&& f) {
 // Where slot `index`'s object sits among those positions.
 template <class T, class S>
 std::size_t storage_position(const Pool<T, S>& pool, std::size_t index) noexcept {
-  const auto& store = detail::PoolAccess::store(pool);
-  if constexpr (std::decay_t<decltype(store)>::dense) {
-    return store.position_of(static_cast<std::uint32_t>(index));
+  if constexpr (std::decay_t<decltype(detail::PoolAccess::store(pool))>::dense) {
+    return detail::PoolAccess::table(pool).position(static_cast<std::uint32_t>(index));
   } else {
     return index;
   }

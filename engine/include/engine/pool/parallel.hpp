@@ -78,7 +78,7 @@ std::size_t emplace_chunked(Pool<T, S>& pool, std::size_t count, std::size_t chu
   std::uint32_t placed = 0;  // claimed and placed, in emplace()'s order: scratch[i] is the i-th one's slot
   for (; placed < fits; ++placed) {
     const detail::SlotTable::Claim claim = table.claim();
-    if (store.place(claim.index) == nullptr) {  // HeapNodes out of memory
+    if (store.place(table, claim.index) == nullptr) {  // HeapNodes out of memory
       table.unclaim(claim);
       break;
     }
@@ -91,7 +91,7 @@ std::size_t emplace_chunked(Pool<T, S>& pool, std::size_t count, std::size_t chu
     run(chunks, [&](std::size_t k) {
       for (std::size_t b = k * block; b < placed; b += chunks * block) {
         for (std::size_t i = b; i < std::min<std::size_t>(b + block, placed); ++i) {
-          detail::construct_at<T>(store.find(table.scratch(i)), make(i));
+          detail::construct_at<T>(store.find(table, table.scratch(i)), make(i));
         }
       }
     });

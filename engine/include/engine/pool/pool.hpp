@@ -188,7 +188,7 @@ class Pool {
   bool may_grow(bool asked) noexcept;
   void destroy(std::uint32_t index) noexcept {  // the slot is retired: its object dies, callbacks marked
     detail::Depth callback(callbacks_);
-    store_.destroy(index);
+    store_.destroy(table_, index);
   }
   void release_slot(std::uint32_t index) noexcept {
     table_.retire(index);
@@ -314,7 +314,7 @@ template <class T, class S>
 template <class... Args>
 std::optional<PoolHandle> Pool<T, S>::emplace_claimed(std::size_t before, Args&&... args) {
   const detail::SlotTable::Claim claim = table_.claim();  // before T exists: its constructor may emplace
-  void* const where = store_.place(claim.index);
+  void* const where = store_.place(table_, claim.index);
   if (where == nullptr) {
     table_.unclaim(claim);
     undo_growth(before);
@@ -329,7 +329,7 @@ std::optional<PoolHandle> Pool<T, S>::emplace_claimed(std::size_t before, Args&&
     } else {
       ENGINE_POOL_TRY { detail::construct_at<T>(where, std::forward<Args>(args)...); }
       ENGINE_POOL_CATCH(...) {
-        store_.unplace(claim.index);
+        store_.unplace(table_, claim.index);
         table_.unclaim(claim);
         undo_growth(before);
         ENGINE_POOL_RETHROW;
@@ -466,6 +466,12 @@ void Pool<T, S>::release_listed(std::uint32_t doomed) noexcept {
   }
   counts_.releases += doomed;
   for (std::uint32_t k = doomed; k-- > 0;) {
+    // Each victim's lines lie anywhere in the pool, and the list is known: fetch them ahead, the
+    // slot's entry 16 victims on, then (its position in cache by now) what its release writes.
+    if (k >= 16) table_.prefetch(table_.scratch(k - 16));
+    if constexpr (Store::dense) {
+      if (k >= 8) store_.prefetch(table_, table_.scratch(k - 8));
+    }
     const std::uint32_t index = table_.scratch(k);
     if constexpr (quiet) table_.retire(index);
     destroy(index);
@@ -510,7 +516,7 @@ T* Pool<T, S>::get(PoolHandle handle) noexcept {
     ++stale_gets_;
     return nullptr;
   }
-  return store_.find(handle.index);
+  return store_.find(table_, handle.index);
 }
 template <class T, class S>
 const T* Pool<T, S>::get(PoolHandle handle) const noexcept {
@@ -519,7 +525,7 @@ const T* Pool<T, S>::get(PoolHandle handle) const noexcept {
 template <class T, class S>
 T* Pool<T, S>::get_at(std::size_t index) noexcept {
   const bool live = index < table_.used() && table_.is_occupied(static_cast<std::uint32_t>(index));
-  return live ? store_.find(static_cast<std::uint32_t>(index)) : nullptr;
+  return live ? store_.find(table_, static_cast<std::uint32_t>(index)) : nullptr;
 }
 template <class T, class S>
 const T* Pool<T, S>::get_at(std::size_t index) const noexcept {

@@ -58,10 +58,10 @@ bool migrate(Pool<T, To>& to, Pool<T, From>& from) {
     return false;
   }
   const auto each = [&](auto&& f) { A::store(from).walk(table, 0, A::store(from).walk_end(table), f); };
-  each([&](T&, std::uint32_t index) { store.place(index); });
+  each([&](T&, std::uint32_t index) { store.place(table, index); });
   ENGINE_POOL_TRY {
     relocate_all<T>(
-        [&](auto&& move) { each([&](T& object, std::uint32_t index) { move(&object, store.find(index)); }); });
+        [&](auto&& move) { each([&](T& object, std::uint32_t index) { move(&object, store.find(table, index)); }); });
   }
   ENGINE_POOL_CATCH(...) {
     store.forget_all();

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // engine::detail::DenseStore<T, Paged>: the live objects dense at positions [0, size), found
-// through a sparse index (slot -> position) beside a dense one (position -> slot), as EnTT's
-// storage and SG14's slot_map keep them. A walk never meets a hole and reads memory in order;
-// a release moves the last object into the hole; get() reads the position after the generation.
+// through a sparse index (slot -> position, kept in the slot table's entries beside the
+// generations) and a dense one (position -> slot), as EnTT's storage and SG14's slot_map keep
+// them. A walk never meets a hole and reads memory in order; a release moves the last object into
+// the hole; get() reads the position from the line it read the generation from.
 // - Paged = false (Packed): one buffer; growth moves every object into a bigger one.
 // - Paged = true (PackedPages): pages of 2^k positions that never move: growth adds a page, so
 //   the largest pools grow without a spike; a walk crosses a page edge every 2^k objects.
@@ -44,16 +45,16 @@ class DenseStore {
     return Paged ? (slots + page_slots() - 1) >> shift_ << shift_ : slots;
   }
   std::size_t bytes() const noexcept {
-    return capacity_ * (sizeof(Slot) + 2 * sizeof(std::uint32_t)) + pages_.count() * sizeof(Slot*);
+    return capacity_ * (sizeof(Slot) + sizeof(std::uint32_t)) + pages_.count() * sizeof(Slot*);
   }
   std::uint32_t size() const noexcept { return size_; }
 
   // Room for `capacity` positions, all or nothing. Packed builds the object for slot `index` in
   // the new buffer first (build(where)), so a constructor that throws leaves everything as it was.
   template <class Build = std::nullptr_t>
-  bool grow(std::size_t capacity, const SlotTable&, std::uint32_t index = 0, Build&& build = nullptr) {
+  bool grow(std::size_t capacity, SlotTable& table, std::uint32_t index = 0, Build&& build = nullptr) {
     if (capacity <= capacity_) return true;
-    if (!sparse_.grow(capacity) || !index_.grow(capacity)) return false;
+    if (!index_.grow(capacity)) return false;
     if constexpr (Paged) {
       static_cast<void>(index), static_cast<void>(build);
       if (!pages_.add((capacity - capacity_) >> shift_, page_slots())) return false;
@@ -61,7 +62,7 @@ class DenseStore {
     } else if (!rebuild(capacity, build)) {
       return false;
     }
-    if constexpr (!std::is_same_v<std::decay_t<Build>, std::nullptr_t>) place(index);  // built at that position
+    if constexpr (!std::is_same_v<std::decay_t<Build>, std::nullptr_t>) place(table, index);  // built at that position
     return true;
   }
   std::size_t shrink(std::uint32_t live_end, const SlotTable&) {
@@ -75,24 +76,34 @@ class DenseStore {
     return capacity_;
   }
 
-  void* place(std::uint32_t index) noexcept {  // the next position
+  void* place(SlotTable& table, std::uint32_t index) noexcept {  // the next position
     const std::uint32_t pos = size_++;
-    sparse_[index] = pos;
+    table.position(index) = pos;
     index_[pos] = index;
     return at(pos).bytes;
   }
-  void unplace(std::uint32_t index) noexcept { take_hole(sparse_[index]); }  // never built: nothing to destroy
-  T* find(std::uint32_t index) noexcept { return object_in(at(sparse_[index])); }
-  void destroy(std::uint32_t index) noexcept {  // the slot is retired already
-    const std::uint32_t pos = sparse_[index];
+  void unplace(SlotTable& table, std::uint32_t index) noexcept {  // never built: nothing to destroy
+    take_hole(table, table.position(index));
+  }
+  T* find(const SlotTable& table, std::uint32_t index) noexcept { return object_in(at(table.position(index))); }
+  void destroy(SlotTable& table, std::uint32_t index) noexcept {  // the slot is retired already
+    const std::uint32_t pos = table.position(index);
     if constexpr (std::is_trivially_destructible_v<T>) {
-      take_hole(pos);
+      take_hole(table, pos);
     } else {
       Slot taken;  // out of the array first: the array is whole while the destructor runs
       relocate(object_in(at(pos)), taken.bytes);
-      take_hole(pos);
+      take_hole(table, pos);
       object_in(taken)->~T();
     }
+  }
+  // What destroy(index) will write, fetched ahead (Pool::release_listed): the hole, its dense
+  // entry, and the entry of the object that will fill it (the tail's, about 8 releases on).
+  void prefetch(const SlotTable& table, std::uint32_t index) const noexcept {
+    const std::uint32_t pos = table.position(index);
+    __builtin_prefetch(at(pos).bytes, 1);
+    __builtin_prefetch(&index_[pos], 1);
+    if (size_ > 8) table.prefetch(index_[size_ - 9]);
   }
   void forget_all() noexcept { size_ = 0; }  // the objects went elsewhere (a storage switch)
   bool prepare_nodes(std::size_t) noexcept { return true; }
@@ -112,13 +123,12 @@ class DenseStore {
   std::uint64_t next(const SlotTable&, std::uint64_t pos) const noexcept { return pos < size_ ? pos : no_position; }
   std::uint32_t index_at(std::uint64_t pos) const noexcept { return index_[pos]; }
   T* object_at(std::uint64_t pos) noexcept { return object_in(at(static_cast<std::uint32_t>(pos))); }
-  std::uint32_t position_of(std::uint32_t index) const noexcept { return sparse_[index]; }
   void* raw_at(std::uint32_t pos) noexcept { return at(pos).bytes; }
   bool validate(const SlotTable& table, std::size_t live) const noexcept {
     if (size_ != live || capacity_ < table.capacity()) return false;
     for (std::uint32_t pos = 0; pos < size_; ++pos) {
       const std::uint32_t index = index_[pos];
-      if (index >= table.used() || !table.is_occupied(index) || sparse_[index] != pos) return false;
+      if (index >= table.used() || !table.is_occupied(index) || table.position(index) != pos) return false;
     }
     return true;
   }
@@ -132,13 +142,13 @@ class DenseStore {
     }
   }
   // Position `pos` is empty now: the last object moves into it, and the array ends one sooner.
-  void take_hole(std::uint32_t pos) noexcept {
+  void take_hole(SlotTable& table, std::uint32_t pos) noexcept {
     const std::uint32_t last = --size_;
     if (pos != last) {
       relocate(object_in(at(last)), at(pos).bytes);
       const std::uint32_t moved = index_[last];
       index_[pos] = moved;
-      sparse_[moved] = pos;
+      table.position(moved) = pos;
     }
     mark_released(at(last).bytes, sizeof(T), sizeof(Slot));
   }
@@ -164,15 +174,14 @@ class DenseStore {
   }
   void swap(DenseStore& other) noexcept {
     std::swap(pages_, other.pages_);
-    std::swap(sparse_, other.sparse_);
     std::swap(index_, other.index_);
     std::swap(capacity_, other.capacity_);
     std::swap(size_, other.size_);
   }
 
-  SlotPages<T> pages_;                    // the objects' pages (Packed: one)
-  Blocks<std::uint32_t> sparse_, index_;  // slot -> position; position -> slot
-  std::size_t capacity_ = 0;              // positions allocated
+  SlotPages<T> pages_;           // the objects' pages (Packed: one)
+  Blocks<std::uint32_t> index_;  // position -> slot (slot -> position: the table's entries)
+  std::size_t capacity_ = 0;     // positions allocated
   std::uint32_t size_ = 0;
   unsigned shift_ = 31;  // log2 of the page's positions (Packed: one page as long as the buffer)
 };

@@ -66,11 +66,12 @@ class SlotStore {
     return capacity_;
   }
 
-  void* place(std::uint32_t index) noexcept { return slot(index).bytes; }
-  void unplace(std::uint32_t index) noexcept { poison(slot(index).bytes, sizeof(Slot)); }
-  T* find(std::uint32_t index) noexcept { return object_in(slot(index)); }
-  void destroy(std::uint32_t index) noexcept {  // the slot is retired already
-    T* const object = find(index);
+  // The slot's object sits at the slot's own position: the table's position entries go unused.
+  void* place(const SlotTable&, std::uint32_t index) noexcept { return slot(index).bytes; }
+  void unplace(const SlotTable&, std::uint32_t index) noexcept { poison(slot(index).bytes, sizeof(Slot)); }
+  T* find(const SlotTable&, std::uint32_t index) noexcept { return object_in(slot(index)); }
+  void destroy(const SlotTable&, std::uint32_t index) noexcept {  // the slot is retired already
+    T* const object = object_in(slot(index));
     if constexpr (!std::is_trivially_destructible_v<T>) object->~T();
     mark_released(object, sizeof(T), sizeof(Slot));
   }
@@ -100,7 +101,7 @@ class SlotStore {
     return no_position;
   }
   std::uint32_t index_at(std::uint64_t pos) const noexcept { return static_cast<std::uint32_t>(pos); }
-  T* object_at(std::uint64_t pos) noexcept { return find(static_cast<std::uint32_t>(pos)); }
+  T* object_at(std::uint64_t pos) noexcept { return object_in(slot(static_cast<std::uint32_t>(pos))); }
   void* raw_at(std::uint32_t pos) noexcept { return slot(pos).bytes; }
   bool validate(const SlotTable& table, std::size_t) const noexcept { return capacity_ >= table.capacity(); }
 

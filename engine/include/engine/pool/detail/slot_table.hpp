@@ -2,7 +2,8 @@
 #pragma once
 // engine::detail::SlotTable: the half of a pool that knows no T. It says what a handle means,
 // when it goes stale, which slots are free and which are live, and keeps the release_later()
-// queue; every storage sits beside one and keeps only the objects.
+// queue; every storage sits beside one and keeps only the objects (a dense one keeps each
+// object's position in its slot's entry, beside the generation).
 //
 // A slot goes: free (generation even) -> claimed (off the free stack, or the next never-used
 // slot, while the object is built) -> live (commit: generation odd, occupancy bit set) -> dead
@@ -46,6 +47,12 @@ inline constexpr std::size_t words_for(std::size_t slots) noexcept { return (slo
 
 class SlotTable {
  public:
+  // A slot's entry: its generation, and beside it the word a dense storage keeps the object's
+  // position in, so a handle's check and its lookup read one cache line (and a release one).
+  struct Slot {
+    std::uint32_t generation;
+    std::uint32_t position;
+  };
   struct Claim {
     std::uint32_t index;
     bool popped;  // off the free stack, else the next never-used slot
@@ -64,7 +71,7 @@ class SlotTable {
   std::uint32_t free_count() const noexcept { return free_count_; }
   bool can_claim() const noexcept { return free_count_ != 0 || used_ < capacity_; }
   std::size_t bytes() const noexcept {  // what capacity() slots take (a growth undone keeps its arrays)
-    return capacity_ * (3 * sizeof(std::uint32_t) + sizeof(PoolHandle)) +
+    return capacity_ * (sizeof(Slot) + 2 * sizeof(std::uint32_t) + sizeof(PoolHandle)) +
            words_for(capacity_) * 2 * sizeof(std::uint64_t);
   }
 
@@ -72,7 +79,7 @@ class SlotTable {
   // an array that grew keeps its room). Then set_capacity().
   bool reserve(std::size_t capacity) noexcept {
     const std::size_t words = words_for(capacity), old_words = words_for(capacity_);
-    return generations_.grow(capacity) && free_.grow(capacity) && scratch_.grow(capacity) && pending_.grow(capacity) &&
+    return slots_.grow(capacity) && free_.grow(capacity) && scratch_.grow(capacity) && pending_.grow(capacity) &&
            occupied_.grow(words, old_words) && queued_.grow(words, old_words);
   }
   void set_capacity(std::size_t capacity) noexcept {  // after reserve(); or to give a growth back
@@ -86,7 +93,7 @@ class SlotTable {
     return Claim{bump(), false};
   }
   std::uint32_t bump() noexcept {  // the next never-used slot (needs used() < capacity())
-    if (used_ == issued_) generations_[issued_++] = seed_;
+    if (used_ == issued_) slots_[issued_++].generation = seed_;
     return used_++;
   }
   // Undoes a claim whose object was never built (its constructor threw, or its memory failed).
@@ -99,10 +106,10 @@ class SlotTable {
   }
   PoolHandle commit(std::uint32_t index) noexcept {  // live from here
     occupied_[index / 64] |= std::uint64_t{1} << (index % 64);
-    return PoolHandle{index, ++generations_[index]};
+    return PoolHandle{index, ++slots_[index].generation};
   }
   void retire(std::uint32_t index) noexcept {  // dead from here: every handle to it is stale
-    ++generations_[index];
+    ++slots_[index].generation;
     const std::uint64_t bit = std::uint64_t{1} << (index % 64);
     occupied_[index / 64] &= ~bit;
     if (pending_count_ != 0) queued_[index / 64] &= ~bit;
@@ -115,10 +122,14 @@ class SlotTable {
     return false;
   }
   bool is_live(PoolHandle h) const noexcept {
-    return is_live_generation(h.generation) && h.index < issued_ && generations_[h.index] == h.generation;
+    return is_live_generation(h.generation) && h.index < issued_ && slots_[h.index].generation == h.generation;
   }
+  // Where a dense storage keeps the slot's object (unused by the others).
+  std::uint32_t& position(std::uint32_t index) noexcept { return slots_[index].position; }
+  std::uint32_t position(std::uint32_t index) const noexcept { return slots_[index].position; }
+  void prefetch(std::uint32_t index) const noexcept { __builtin_prefetch(&slots_[index], 1); }  // to write
   bool is_occupied(std::uint32_t index) const noexcept { return (occupied_[index / 64] >> (index % 64)) & 1u; }
-  PoolHandle handle_of(std::uint32_t index) const noexcept { return PoolHandle{index, generations_[index]}; }
+  PoolHandle handle_of(std::uint32_t index) const noexcept { return PoolHandle{index, slots_[index].generation}; }
   std::size_t words() const noexcept { return words_for(used_); }  // occupancy words over [0, used)
   std::uint64_t word(std::size_t w) const noexcept { return occupied_[w]; }
   std::uint32_t& scratch(std::size_t k) noexcept { return scratch_[k]; }  // capacity() entries: erase_if's victims
@@ -182,14 +193,14 @@ class SlotTable {
     std::size_t counted = 0;
     for (std::uint32_t i = 0; i < words_for(capacity_) * 64; ++i) {
       const bool bit = i < capacity_ && is_occupied(i);
-      if (i >= used_ ? bit : bit != is_live_generation(generations_[i])) return false;
+      if (i >= used_ ? bit : bit != is_live_generation(slots_[i].generation)) return false;
       counted += bit;
     }
     if (counted != live) return false;
     std::vector<bool> seen(used_);
     for (std::uint32_t k = 0; k < free_count_; ++k) {
       const std::uint32_t index = free_[k];
-      if (index >= used_ || seen[index] || is_live_generation(generations_[index])) return false;
+      if (index >= used_ || seen[index] || is_live_generation(slots_[index].generation)) return false;
       seen[index] = true;
     }
     for (std::uint32_t k = queue_head_; k < pending_count_; ++k) {
@@ -213,7 +224,7 @@ class SlotTable {
     return before - kept;
   }
   void swap(SlotTable& other) noexcept {
-    std::swap(generations_, other.generations_);
+    std::swap(slots_, other.slots_);
     std::swap(free_, other.free_);
     std::swap(scratch_, other.scratch_);
     std::swap(occupied_, other.occupied_);
@@ -228,7 +239,7 @@ class SlotTable {
     std::swap(seed_, other.seed_);
   }
 
-  Blocks<std::uint32_t> generations_;       // per slot ever handed out, [0, issued_)
+  Blocks<Slot> slots_;                      // per slot ever handed out, [0, issued_)
   Blocks<std::uint32_t> free_;              // the free stack, [0, free_count_)
   Blocks<std::uint32_t> scratch_;           // erase_if's and the chunked passes' lists
   Blocks<PoolHandle> pending_;              // the release_later() queue, [queue_head_, pending_count_)

@@ -40,14 +40,14 @@ class HeapStore {
   std::size_t page_slots() const noexcept { return 0; }
   std::size_t room_for(std::size_t slots) const noexcept { return slots; }
   std::size_t bytes() const noexcept {
-    return (size_ + spare_count_) * sizeof(T) + capacity_ * (sizeof(void*) + 2 * sizeof(std::uint32_t));
+    return (size_ + spare_count_) * sizeof(T) + capacity_ * (sizeof(void*) + sizeof(std::uint32_t));
   }
   std::uint32_t size() const noexcept { return size_; }
 
   template <class Build = std::nullptr_t>
   bool grow(std::size_t capacity, const SlotTable&, std::uint32_t = 0, Build&& = nullptr) noexcept {
     if (capacity <= capacity_) return true;
-    if (!nodes_.grow(capacity) || !sparse_.grow(capacity) || !index_.grow(capacity)) return false;
+    if (!nodes_.grow(capacity) || !index_.grow(capacity)) return false;
     capacity_ = capacity;
     return true;
   }
@@ -64,23 +64,26 @@ class HeapStore {
     return true;
   }
 
-  void* place(std::uint32_t index) noexcept {  // nullptr: out of memory
+  void* place(SlotTable& table, std::uint32_t index) noexcept {  // nullptr: out of memory
     void* const node = spare_count_ != 0 ? spare_[--spare_count_] : allocate_bytes(sizeof(T), node_align);
     if (node == nullptr) return nullptr;
     const std::uint32_t pos = size_++;
     nodes_[pos] = node;
-    sparse_[index] = pos;
+    table.position(index) = pos;
     index_[pos] = index;
     return node;
   }
-  void unplace(std::uint32_t index) noexcept { free_bytes(take_hole(sparse_[index]), node_align); }
-  T* find(std::uint32_t index) noexcept { return object(nodes_[sparse_[index]]); }
-  void destroy(std::uint32_t index) noexcept {  // the array is whole before the destructor runs
-    void* const node = take_hole(sparse_[index]);
+  void unplace(SlotTable& table, std::uint32_t index) noexcept {
+    free_bytes(take_hole(table, table.position(index)), node_align);
+  }
+  T* find(const SlotTable& table, std::uint32_t index) noexcept { return object(nodes_[table.position(index)]); }
+  void destroy(SlotTable& table, std::uint32_t index) noexcept {  // the array is whole before the destructor runs
+    void* const node = take_hole(table, table.position(index));
     object(node)->~T();
     free_bytes(node, node_align);
   }
-  void forget_all() noexcept {  // frees the nodes; their objects are gone already
+  void prefetch(const SlotTable&, std::uint32_t) const noexcept {}  // pooling off: a plain std::vector<T*>'s release
+  void forget_all() noexcept {                                      // frees the nodes; their objects are gone already
     for (std::uint32_t pos = 0; pos < size_; ++pos) free_bytes(nodes_[pos], node_align);
     size_ = 0;
   }
@@ -93,29 +96,27 @@ class HeapStore {
   std::uint64_t next(const SlotTable&, std::uint64_t pos) const noexcept { return pos < size_ ? pos : no_position; }
   std::uint32_t index_at(std::uint64_t pos) const noexcept { return index_[pos]; }
   T* object_at(std::uint64_t pos) noexcept { return object(nodes_[pos]); }
-  std::uint32_t position_of(std::uint32_t index) const noexcept { return sparse_[index]; }
   bool validate(const SlotTable& table, std::size_t live) const noexcept {
     if (size_ != live || capacity_ < table.capacity()) return false;
     for (std::uint32_t pos = 0; pos < size_; ++pos) {
       const std::uint32_t index = index_[pos];
-      if (index >= table.used() || !table.is_occupied(index) || sparse_[index] != pos) return false;
+      if (index >= table.used() || !table.is_occupied(index) || table.position(index) != pos) return false;
     }
     return true;
   }
 
  private:
   static T* object(void* node) noexcept { return std::launder(static_cast<T*>(node)); }
-  void* take_hole(std::uint32_t pos) noexcept {  // the node leaves; the last pointer fills its place
+  void* take_hole(SlotTable& table, std::uint32_t pos) noexcept {  // the node leaves; the last pointer fills its place
     void* const node = nodes_[pos];
     const std::uint32_t last = --size_;
     nodes_[pos] = nodes_[last];
     index_[pos] = index_[last];
-    sparse_[index_[pos]] = pos;
+    table.position(index_[pos]) = pos;
     return node;
   }
   void swap(HeapStore& other) noexcept {
     std::swap(nodes_, other.nodes_);
-    std::swap(sparse_, other.sparse_);
     std::swap(index_, other.index_);
     std::swap(spare_, other.spare_);
     std::swap(capacity_, other.capacity_);
@@ -123,9 +124,9 @@ class HeapStore {
     std::swap(spare_count_, other.spare_count_);
   }
 
-  Blocks<void*> nodes_;                   // position -> the object's own allocation
-  Blocks<std::uint32_t> sparse_, index_;  // slot -> position; position -> slot
-  Array<void*> spare_;                    // nodes allocated ahead for a storage switch
+  Blocks<void*> nodes_;          // position -> the object's own allocation
+  Blocks<std::uint32_t> index_;  // position -> slot (slot -> position: the table's entries)
+  Array<void*> spare_;           // nodes allocated ahead for a storage switch
   std::size_t capacity_ = 0;
   std::uint32_t size_ = 0, spare_count_ = 0;
 };
