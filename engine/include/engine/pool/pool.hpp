@@ -466,12 +466,9 @@ void Pool<T, S>::release_listed(std::uint32_t doomed) noexcept {
   }
   counts_.releases += doomed;
   for (std::uint32_t k = doomed; k-- > 0;) {
-    // Each victim's lines lie anywhere in the pool, and the list is known: fetch them ahead, the
-    // slot's entry 16 victims on, then (its position in cache by now) what its release writes.
+    // The victims are known: fetch their slot entries ahead, then what their releases write.
     if (k >= 16) table_.prefetch(table_.scratch(k - 16));
-    if constexpr (Store::dense) {
-      if (k >= 8) store_.prefetch(table_, table_.scratch(k - 8));
-    }
+    if (k >= 8) store_.prefetch(table_, table_.scratch(k - 8), 8);
     const std::uint32_t index = table_.scratch(k);
     if constexpr (quiet) table_.retire(index);
     destroy(index);

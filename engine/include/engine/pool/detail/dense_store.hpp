@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // engine::detail::DenseStore<T, Paged>: the live objects dense at positions [0, size), found
-// through a sparse index (slot -> position, kept in the slot table's entries beside the
-// generations) and a dense one (position -> slot), as EnTT's storage and SG14's slot_map keep
-// them. A walk never meets a hole and reads memory in order; a release moves the last object into
-// the hole; get() reads the position from the line it read the generation from.
+// through a sparse index (slot -> position, in the slot table's entries beside the generations)
+// and a dense one (position -> slot), as EnTT's storage and SG14's slot_map keep them. A walk
+// never meets a hole and reads memory in order; a release moves the last object into the hole.
 // - Paged = false (Packed): one buffer; growth moves every object into a bigger one.
 // - Paged = true (PackedPages): pages of 2^k positions that never move: growth adds a page, so
 //   the largest pools grow without a spike; a walk crosses a page edge every 2^k objects.
@@ -82,9 +81,7 @@ class DenseStore {
     index_[pos] = index;
     return at(pos).bytes;
   }
-  void unplace(SlotTable& table, std::uint32_t index) noexcept {  // never built: nothing to destroy
-    take_hole(table, table.position(index));
-  }
+  void unplace(SlotTable& table, std::uint32_t index) noexcept { take_hole(table, table.position(index)); }  // unbuilt
   T* find(const SlotTable& table, std::uint32_t index) noexcept { return object_in(at(table.position(index))); }
   void destroy(SlotTable& table, std::uint32_t index) noexcept {  // the slot is retired already
     const std::uint32_t pos = table.position(index);
@@ -97,13 +94,12 @@ class DenseStore {
       object_in(taken)->~T();
     }
   }
-  // What destroy(index) will write, fetched ahead (Pool::release_listed): the hole, its dense
-  // entry, and the entry of the object that will fill it (the tail's, about 8 releases on).
-  void prefetch(const SlotTable& table, std::uint32_t index) const noexcept {
+  // What destroy(index), `ahead` releases on, writes: the hole, its dense entry, the filler's entry.
+  void prefetch(const SlotTable& table, std::uint32_t index, std::uint32_t ahead) const noexcept {
     const std::uint32_t pos = table.position(index);
     __builtin_prefetch(at(pos).bytes, 1);
     __builtin_prefetch(&index_[pos], 1);
-    if (size_ > 8) table.prefetch(index_[size_ - 9]);
+    if (size_ > ahead) table.prefetch(index_[size_ - 1 - ahead]);
   }
   void forget_all() noexcept { size_ = 0; }  // the objects went elsewhere (a storage switch)
   bool prepare_nodes(std::size_t) noexcept { return true; }

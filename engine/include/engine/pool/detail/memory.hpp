@@ -276,32 +276,6 @@ void relocate(T* from, void* to) noexcept {
   }
 }
 
-// Relocates every pair each(fn) names, fn(T* from, void* to), always in the same order. For a T
-// whose move may throw it copies instead, as std::vector does, and if a copy throws it destroys
-// the copies made and rethrows with every source as it was: the strong guarantee.
-template <class T, class EachPair>
-void relocate_all(EachPair&& each) {
-  if constexpr (std::is_nothrow_move_constructible_v<T> || !std::is_copy_constructible_v<T>) {
-    each([](T* from, void* to) { relocate(from, to); });
-  } else {
-    std::size_t built = 0;
-    ENGINE_POOL_TRY {
-      each([&](T* from, void* to) {
-        construct_at<T>(to, static_cast<const T&>(*from));
-        ++built;
-      });
-    }
-    ENGINE_POOL_CATCH(...) {
-      std::size_t k = 0;
-      each([&](T*, void* to) {
-        if (k++ < built) std::launder(static_cast<T*>(to))->~T();
-      });
-      ENGINE_POOL_RETHROW;
-    }
-    each([](T* from, void*) { from->~T(); });
-  }
-}
-
 inline unsigned lowest_bit(std::uint64_t word) noexcept { return static_cast<unsigned>(__builtin_ctzll(word)); }
 
 }  // namespace engine::detail

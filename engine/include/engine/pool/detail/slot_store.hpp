@@ -10,10 +10,38 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <type_traits>
 #include <utility>
 
 namespace engine::detail {
+
+// Relocates every pair each(fn) names, fn(T* from, void* to), always in the same order: Contiguous's
+// growth and a storage switch. For a T whose move may throw it copies instead, as std::vector does,
+// and if a copy throws it destroys the copies made and rethrows with every source as it was: the
+// strong guarantee. (The packed storages need a noexcept move and relocate one object at a time.)
+template <class T, class EachPair>
+void relocate_all(EachPair&& each) {
+  if constexpr (std::is_nothrow_move_constructible_v<T> || !std::is_copy_constructible_v<T>) {
+    each([](T* from, void* to) { relocate(from, to); });
+  } else {
+    std::size_t built = 0;
+    ENGINE_POOL_TRY {
+      each([&](T* from, void* to) {
+        construct_at<T>(to, static_cast<const T&>(*from));
+        ++built;
+      });
+    }
+    ENGINE_POOL_CATCH(...) {
+      std::size_t k = 0;
+      each([&](T*, void* to) {
+        if (k++ < built) std::launder(static_cast<T*>(to))->~T();
+      });
+      ENGINE_POOL_RETHROW;
+    }
+    each([](T* from, void*) { from->~T(); });
+  }
+}
 
 template <class T, bool Paged>
 class SlotStore {
@@ -75,6 +103,7 @@ class SlotStore {
     if constexpr (!std::is_trivially_destructible_v<T>) object->~T();
     mark_released(object, sizeof(T), sizeof(Slot));
   }
+  void prefetch(const SlotTable&, std::uint32_t, std::uint32_t) const noexcept {}  // a release moves no object
   void forget_all() noexcept {}  // the objects went elsewhere (a storage switch)
   bool prepare_nodes(std::size_t) noexcept { return true; }
 

@@ -2,8 +2,7 @@
 #pragma once
 // engine::detail::SlotTable: the half of a pool that knows no T. It says what a handle means,
 // when it goes stale, which slots are free and which are live, and keeps the release_later()
-// queue; every storage sits beside one and keeps only the objects (a dense one keeps each
-// object's position in its slot's entry, beside the generation).
+// queue and a dense storage's positions; every storage sits beside one and keeps the objects.
 //
 // A slot goes: free (generation even) -> claimed (off the free stack, or the next never-used
 // slot, while the object is built) -> live (commit: generation odd, occupancy bit set) -> dead
@@ -47,11 +46,9 @@ inline constexpr std::size_t words_for(std::size_t slots) noexcept { return (slo
 
 class SlotTable {
  public:
-  // A slot's entry: its generation, and beside it the word a dense storage keeps the object's
-  // position in, so a handle's check and its lookup read one cache line (and a release one).
+  // A slot's entry: a handle's check, and a dense storage's lookup beside it, read one line.
   struct Slot {
-    std::uint32_t generation;
-    std::uint32_t position;
+    std::uint32_t generation, position;
   };
   struct Claim {
     std::uint32_t index;
@@ -89,9 +86,7 @@ class SlotTable {
 
   // --- Slots --------------------------------------------------------------------------------
   Claim claim() noexcept {  // needs can_claim(); the slot stays free (even) until commit()
-    // A reused slot's entry is cold (it was released a frame or more ago): in a run of emplaces,
-    // fetch the entry the 16th claim from now will write.
-    if (free_count_ > 16) prefetch(free_[free_count_ - 17]);
+    if (free_count_ > 16) prefetch(free_[free_count_ - 17]);  // a run of emplaces: cold entries, fetched ahead
     if (free_count_ != 0) return Claim{free_[--free_count_], true};
     return Claim{bump(), false};
   }
@@ -127,8 +122,7 @@ class SlotTable {
   bool is_live(PoolHandle h) const noexcept {
     return is_live_generation(h.generation) && h.index < issued_ && slots_[h.index].generation == h.generation;
   }
-  // Where a dense storage keeps the slot's object (unused by the others).
-  std::uint32_t& position(std::uint32_t index) noexcept { return slots_[index].position; }
+  std::uint32_t& position(std::uint32_t index) noexcept { return slots_[index].position; }  // dense storages'
   std::uint32_t position(std::uint32_t index) const noexcept { return slots_[index].position; }
   void prefetch(std::uint32_t index) const noexcept { __builtin_prefetch(&slots_[index], 1); }  // to write
   bool is_occupied(std::uint32_t index) const noexcept { return (occupied_[index / 64] >> (index % 64)) & 1u; }

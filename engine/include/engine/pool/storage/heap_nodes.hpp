@@ -82,8 +82,9 @@ class HeapStore {
     object(node)->~T();
     free_bytes(node, node_align);
   }
-  void prefetch(const SlotTable&, std::uint32_t) const noexcept {}  // pooling off: a plain std::vector<T*>'s release
-  void forget_all() noexcept {                                      // frees the nodes; their objects are gone already
+  // Pooling off: a plain std::vector<T*>'s release, nothing fetched ahead.
+  void prefetch(const SlotTable&, std::uint32_t, std::uint32_t) const noexcept {}
+  void forget_all() noexcept {  // frees the nodes; their objects are gone already
     for (std::uint32_t pos = 0; pos < size_; ++pos) free_bytes(nodes_[pos], node_align);
     size_ = 0;
   }
