@@ -369,7 +369,8 @@ void SpriteSplatter::add(SplatJob& job, const PixelSprite& sprite, int width, in
   Placement at;
   if (!place(sprite, width, height, at)) return;
   SplatJob::Entry e;
-  if (entry_for(at, find_or_build(at.key), width, height, e)) job.entries.push_back(e);
+  // After a threaded add_all() the queue ends in its second half: later sprites go after it.
+  if (entry_for(at, find_or_build(at.key), width, height, e)) (job.tail.empty() ? job.entries : job.tail).push_back(e);
 }
 
 void SpriteSplatter::add_all(SplatJob& job, std::size_t count, SpriteSource source, const void* context, int width,

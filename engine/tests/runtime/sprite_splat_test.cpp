@@ -180,6 +180,10 @@ TEST_F(SpriteSplatTest, AddAllOnTwoThreadsQueuesWhatAddQueuesOneByOne) {
     threaded.add_all(all, sprites.size(), source, &sprites, image_.width, image_.height);
     for (const PixelSprite& p : sprites) serial.add(one_by_one, p, image_.width, image_.height);
     EXPECT_FALSE(all.tail.empty());  // the second half was queued apart
+    // One more opaque sprite over most of the image, queued one by one after them: on top.
+    const PixelSprite last = at(32, 40, 50, 60, engine::rgba(10, 200, 30));
+    threaded.add(all, last, image_.width, image_.height);
+    serial.add(one_by_one, last, image_.width, image_.height);
     EXPECT_EQ(all.entries.size() + all.tail.size(), one_by_one.entries.size());
     EXPECT_EQ(threaded.stamp_count(), serial.stamp_count());
     SplatImage a, b;

@@ -66,7 +66,7 @@ struct SplatJob {
   };
   SplatBlend blend = SplatBlend::add;
   std::vector<Entry> entries;
-  std::vector<Entry> tail;                // add_all()'s second half: drawn after entries
+  std::vector<Entry> tail;                // add_all()'s second half and what follows it: after entries
   std::vector<std::uint32_t> band_first;  // run(): entries per band, as offsets into binned
   std::vector<Entry> binned;              // copies, band by band: read in order, no pointer chase
   std::vector<std::uint32_t> band_next;   // run(): per band, each half's count, then its cursor
