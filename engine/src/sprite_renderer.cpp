@@ -35,7 +35,7 @@ bool contains_ignoring_case(const char* text, std::string_view lower) noexcept {
 
 }  // namespace
 
-SpriteRenderer::SpriteRenderer() = default;  // here: the team's type is complete here only
+SpriteRenderer::SpriteRenderer() = default;  // defined where WorkerTeam is a complete type
 SpriteRenderer::~SpriteRenderer() { shutdown(); }
 
 Status SpriteRenderer::init(const std::string& shader_dir) {

@@ -36,7 +36,7 @@ enum SpriteLayer : std::uint8_t {
 }  // namespace layer
 
 // The rotation that turns a sprite's top (+y) along (x, y): atan2(y, x) - pi/2, from a
-// polynomial (Abramowitz & Stegun 4.4.49, error under 1e-7 rad in float) instead of std::atan2,
+// polynomial (Abramowitz & Stegun 4.4.49, error about 1e-7 rad in float) instead of std::atan2,
 // which costs about 28 ns a call on a 2-vCPU EPYC: 2 ms a frame for held fire's 74k bullets.
 // 0 for (0, 0). Drawing only: the simulation keeps std::atan2 (its state hashes).
 float turn_along(float x, float y) noexcept;
