@@ -143,6 +143,10 @@ void switch_lines(ImDrawList* dl, const FrameWindow& w, const ScreenRect& box, c
 // Filled areas under a series (and, for the stacked render lane, the sim share below it).
 void area(ImDrawList* dl, const FrameWindow& w, const Plot& plot, std::size_t columns, float Column::*low,
           float Column::*high, std::uint32_t colour) {
+  // Adjacent quads share their edges: no feathered (anti-aliased) rims, which would overlap at
+  // every seam and double the vertices the panel sends a software rasteriser.
+  const ImDrawListFlags flags = dl->Flags;
+  dl->Flags &= ~ImDrawListFlags_AntiAliasedFill;
   for (std::size_t c = 1; c < columns; ++c) {
     const Column a = column_of(w, c - 1, columns), b = column_of(w, c, columns);
     const float xa = plot.x(c - 1), xb = plot.x(c);
@@ -152,6 +156,7 @@ void area(ImDrawList* dl, const FrameWindow& w, const Plot& plot, std::size_t co
     dl->AddQuadFilled(ImVec2(xa, y(a, low)), ImVec2(xa, y(a, high)), ImVec2(xb, y(b, high)), ImVec2(xb, y(b, low)),
                       colour);
   }
+  dl->Flags = flags;
 }
 
 void line(ImDrawList* dl, const FrameWindow& w, const Plot& plot, std::size_t columns, float Column::*series,
