@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -159,6 +160,21 @@ inline int round_half_away(float v) noexcept {
   const float f = v - static_cast<float>(t);
   return t + static_cast<int>(f >= 0.5f) - static_cast<int>(f <= -0.5f);
 }
+
+#if defined(__SSE2__)
+// round_half_away() on four lanes (lanes out of int range give garbage, never UB: their sprites
+// are rejected by the caller's mask).
+inline __m128i round_half_away4(__m128 v) noexcept {
+  const __m128i t = _mm_cvttps_epi32(v);
+  const __m128 f = _mm_sub_ps(v, _mm_cvtepi32_ps(t));
+  const __m128i up = _mm_castps_si128(_mm_cmpge_ps(f, _mm_set1_ps(0.5f)));  // -1 where it rounds up
+  const __m128i down = _mm_castps_si128(_mm_cmple_ps(f, _mm_set1_ps(-0.5f)));
+  return _mm_add_epi32(_mm_sub_epi32(t, up), down);
+}
+inline __m128i select4(__m128i mask, __m128i a, __m128i b) noexcept {  // mask ? a : b
+  return _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b));
+}
+#endif
 
 // first() and second() on the team's two threads at once (whichever comes first takes the
 // next: a late or descheduled worker leaves both to the caller), else one after the other.
@@ -354,6 +370,78 @@ bool SpriteSplatter::place(const PixelSprite& sprite, int width, int height, Pla
   return true;
 }
 
+unsigned SpriteSplatter::place4(const PixelSprite* sprites, int width, int height, Placement* out) noexcept {
+#if defined(__SSE2__)
+  // Lane j is sprite j; every step is place()'s, on four lanes.
+  static_assert(offsetof(PixelSprite, cy) == 4 && offsetof(PixelSprite, w) == 8 && offsetof(PixelSprite, h) == 12,
+                "cx, cy, w, h: one 16-byte load");
+  const auto fields = [](const PixelSprite& p) { return _mm_loadu_ps(reinterpret_cast<const float*>(&p)); };
+  __m128 cx = fields(sprites[0]), cy = fields(sprites[1]), w = fields(sprites[2]), h = fields(sprites[3]);
+  _MM_TRANSPOSE4_PS(cx, cy, w, h);  // rows (cx, cy, w, h) of each sprite -> one vector per field
+  const __m128 rotation =
+      _mm_setr_ps(sprites[0].rotation, sprites[1].rotation, sprites[2].rotation, sprites[3].rotation);
+  const __m128 sign = _mm_set1_ps(-0.0f), zero = _mm_setzero_ps(), limit = _mm_set1_ps(1e6f);
+  __m128 ok = _mm_and_ps(_mm_cmplt_ps(_mm_andnot_ps(sign, cx), limit), _mm_cmplt_ps(_mm_andnot_ps(sign, cy), limit));
+  ok = _mm_and_ps(ok, _mm_and_ps(_mm_cmpgt_ps(w, zero), _mm_cmpgt_ps(h, zero)));
+  const __m128 half_pixels_limit = _mm_set1_ps(2.0f * kMaxHalfPixels);
+  const __m128i one = _mm_set1_epi32(1), max_half = _mm_set1_epi32(kMaxHalfPixels);
+  const auto size_key = [&](__m128 size) {  // clamp(round(min(size * 2, limit)), 1, kMaxHalfPixels)
+    __m128i q = round_half_away4(_mm_min_ps(_mm_add_ps(size, size), half_pixels_limit));
+    q = select4(_mm_cmplt_epi32(q, one), one, q);
+    return select4(_mm_cmpgt_epi32(q, max_half), max_half, q);
+  };
+  const __m128i qw = size_key(w), qh = size_key(h);
+  const __m128 steps = _mm_mul_ps(rotation, _mm_set1_ps(splat_rotation_steps / kTwoPi));
+  const __m128i turnable = _mm_castps_si128(_mm_cmplt_ps(_mm_andnot_ps(sign, steps), _mm_set1_ps(1e9f)));
+  const __m128i qrot =
+      _mm_and_si128(_mm_and_si128(round_half_away4(steps), _mm_set1_epi32(splat_rotation_steps - 1)), turnable);
+  const __m128i x2 = round_half_away4(_mm_add_ps(cx, cx)), y2 = round_half_away4(_mm_add_ps(cy, cy));
+  const __m128i base_x = _mm_srai_epi32(x2, 1), base_y = _mm_srai_epi32(y2, 1);
+  const __m128i longer = select4(_mm_cmpgt_epi32(qw, qh), qw, qh);
+  const __m128i reach = _mm_add_epi32(_mm_srai_epi32(_mm_add_epi32(longer, _mm_set1_epi32(3)), 1), _mm_set1_epi32(2));
+  const __m128i vzero = _mm_setzero_si128();
+  __m128i off = _mm_or_si128(_mm_cmplt_epi32(_mm_add_epi32(base_x, reach), vzero),
+                             _mm_cmplt_epi32(_mm_add_epi32(base_y, reach), vzero));
+  // base - reach >= size, as base - reach > size - 1
+  off = _mm_or_si128(off, _mm_cmpgt_epi32(_mm_sub_epi32(base_x, reach), _mm_set1_epi32(width - 1)));
+  off = _mm_or_si128(off, _mm_cmpgt_epi32(_mm_sub_epi32(base_y, reach), _mm_set1_epi32(height - 1)));
+  const unsigned kept = static_cast<unsigned>(_mm_movemask_ps(_mm_andnot_ps(_mm_castsi128_ps(off), ok)));
+  if (kept == 0) return 0;
+  // The key's low 24 bits: size, turn and half-pixel phase.
+  __m128i low = _mm_or_si128(_mm_slli_epi32(qw, 16), _mm_slli_epi32(qh, 8));
+  low = _mm_or_si128(low, _mm_slli_epi32(qrot, 2));
+  low = _mm_or_si128(low, _mm_or_si128(_mm_slli_epi32(_mm_and_si128(x2, one), 1), _mm_and_si128(y2, one)));
+  // Premultiplied tints: (r, g, b) * a / 255 and a, as div255(c * k) with k = (a, a, a, 255).
+  const __m128i colors = _mm_setr_epi32(static_cast<int>(sprites[0].color), static_cast<int>(sprites[1].color),
+                                        static_cast<int>(sprites[2].color), static_cast<int>(sprites[3].color));
+  const __m128i alpha_lane = _mm_setr_epi16(0, 0, 0, -1, 0, 0, 0, -1);
+  const auto premultiply = [&](__m128i c16) {
+    const __m128i a = _mm_shufflehi_epi16(_mm_shufflelo_epi16(c16, 0xff), 0xff);
+    const __m128i k = select4(alpha_lane, _mm_set1_epi16(255), a);
+    return div255_epu16(_mm_mullo_epi16(c16, k));
+  };
+  const __m128i tints =
+      _mm_packus_epi16(premultiply(_mm_unpacklo_epi8(colors, vzero)), premultiply(_mm_unpackhi_epi8(colors, vzero)));
+  alignas(16) std::int32_t lows[4], bx[4], by[4];
+  alignas(16) std::uint32_t tint[4];
+  _mm_store_si128(reinterpret_cast<__m128i*>(lows), low);
+  _mm_store_si128(reinterpret_cast<__m128i*>(bx), base_x);
+  _mm_store_si128(reinterpret_cast<__m128i*>(by), base_y);
+  _mm_store_si128(reinterpret_cast<__m128i*>(tint), tints);
+  for (int j = 0; j < 4; ++j) {
+    out[j].key = kOccupied | (std::uint64_t{sprites[j].cell} << 24) | static_cast<std::uint32_t>(lows[j]);
+    out[j].base_x = bx[j];
+    out[j].base_y = by[j];
+    out[j].tint = tint[j];
+  }
+  return kept;
+#else
+  unsigned kept = 0;
+  for (int j = 0; j < 4; ++j) kept |= place(sprites[j], width, height, out[j]) ? 1u << j : 0u;
+  return kept;
+#endif
+}
+
 bool SpriteSplatter::entry_for(const Placement& at, std::uint32_t index, int width, int height,
                                SplatJob::Entry& e) const noexcept {
   const Stamp& stamp = stamps_[index];
@@ -397,17 +485,29 @@ void SpriteSplatter::add_all(SplatJob& job, std::size_t count, SpriteSource sour
     std::vector<Miss> missed;
     out.swap(entries);
     missed.swap(misses_out);
-    for (std::size_t i = from; i < to; ++i) {
-      Placement at;
-      if (!place(source(context, i), width, height, at)) continue;
+    const auto queue = [&](const Placement& at) {
       const std::uint32_t index = find(at.key);
       if (index == kNoStamp) {
         missed.push_back({out.size(), at});
         out.emplace_back();
-        continue;
+        return;
       }
       SplatJob::Entry e;
       if (entry_for(at, index, width, height, e)) out.push_back(e);
+    };
+    std::size_t i = from;
+    PixelSprite four[4];
+    Placement placed[4];
+    for (; i + 4 <= to; i += 4) {
+      for (std::size_t j = 0; j < 4; ++j) four[j] = source(context, i + j);
+      const unsigned kept = place4(four, width, height, placed);
+      for (unsigned j = 0; j < 4; ++j) {
+        if ((kept >> j & 1u) != 0) queue(placed[j]);
+      }
+    }
+    for (; i < to; ++i) {
+      Placement at;
+      if (place(source(context, i), width, height, at)) queue(at);
     }
     out.swap(entries);
     missed.swap(misses_out);

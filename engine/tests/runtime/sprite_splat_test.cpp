@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -151,17 +152,24 @@ TEST_F(SpriteSplatTest, ManyStampsOnTwoThreadsMatchOneAtATime) {
 }
 
 TEST_F(SpriteSplatTest, AddAllOnTwoThreadsQueuesWhatAddQueuesOneByOne) {
-  // 20000 sprites of many sizes and turns, some reaching off the image, queued by add_all() on a
-  // team of two from an empty cache (each half misses its stamps; they are built afterwards, and
-  // the entries of those that land off the image dropped): the same entries, the same stamps
-  // and the same pixels as add() one by one.
+  // 20003 sprites of many sizes, turns and colours, some reaching off the image, queued by
+  // add_all() on a team of two from an empty cache (each half misses its stamps; they are built
+  // afterwards, and the entries of those that land off the image dropped): the same entries,
+  // the same stamps and the same pixels as add() one by one. add_all() places four sprites at a
+  // time with SIMD, add() one: quarter-pixel centres and sizes (whose doubles are exact halves,
+  // rounded away from zero), negative turns, any alpha, and now and then a NaN centre, a turn
+  // too large to quantise and a size past the largest stamp, in both.
   std::vector<PixelSprite> sprites;
   std::uint32_t seed = 11;
-  for (int i = 0; i < 20000; ++i) {
+  for (int i = 0; i < 20003; ++i) {
     seed = seed * 1664525u + 1013904223u;
-    PixelSprite p = at(static_cast<float>(seed % 76) - 6.0f, static_cast<float>((seed >> 8) % 92) - 6.0f,
-                       static_cast<float>(1 + (seed >> 16) % 6), 3, seed | 0xff000000u);
-    p.rotation = 0.3f * static_cast<float>((seed >> 20) % 7);
+    PixelSprite p =
+        at(static_cast<float>(seed % 304) * 0.25f - 6.0f, static_cast<float>((seed >> 8) % 368) * 0.25f - 6.0f,
+           static_cast<float>(1 + (seed >> 16) % 24) * 0.25f, 3, seed * 2654435761u);
+    p.rotation = 0.3f * static_cast<float>(static_cast<int>((seed >> 20) % 15) - 7);
+    if (i % 997 == 0) p.cx = std::numeric_limits<float>::quiet_NaN();
+    if (i % 991 == 0) p.rotation = 1e12f;
+    if (i % 983 == 0) p.h = 300.0f;
     sprites.push_back(p);
   }
   const auto source = [](const void* context, std::size_t i) {
