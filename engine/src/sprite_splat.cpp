@@ -48,9 +48,17 @@ inline std::uint32_t over_pixel(std::uint32_t dst, std::uint32_t src, const std:
   return out;
 }
 
+// ((x + 128) * 257) >> 16 equals div255(x) for every x <= 65025: the SIMD blends' one multiply.
+constexpr bool mulhi_matches_div255() noexcept {
+  for (std::uint32_t x = 0; x <= 65025; ++x) {
+    if ((((x + 128) * 257) >> 16) != div255(x)) return false;
+  }
+  return true;
+}
+static_assert(mulhi_matches_div255(), "div255_epu16 must round as div255 does");
+
 #if defined(__SSE2__)
-// div255() on eight lanes: ((x + 128) * 257) >> 16 equals it for every x <= 65025 (checked
-// exhaustively), one multiply instead of two shifts and an add.
+// div255() on eight lanes, one multiply instead of two shifts and an add.
 inline __m128i div255_epu16(__m128i x) noexcept {
   return _mm_mulhi_epu16(_mm_add_epi16(x, _mm_set1_epi16(128)), _mm_set1_epi16(257));
 }
